@@ -1,0 +1,474 @@
+"""The one docstring parser shared by onellm's runtime and its mypy plugin.
+
+The runtime hands it ``fn.__doc__``; the static side hands it the text from
+``ast.get_docstring(node, clean=False)``. Both must read the same descriptions
+(contract, "Docstrings"), so everything that decides what a docstring says lives
+here, written against the standard library only (``re`` and ``dataclasses``),
+and never raises.
+
+What is read:
+
+* ``summary``: the text before the first section (a Google header such as
+  ``Args:``, a NumPy header underlined with dashes, or a Sphinx field such as
+  ``:param x:``), flattened into one line.
+* ``params``: Google ``Args:``/``Arguments:``/``Parameters:``/``Params:``/
+  ``Keyword Args:``/``Keyword Arguments:``/``Other Parameters:`` entries, the
+  NumPy sections of the same names, and Sphinx ``:param [type] name:``
+  (also ``:parameter:``, ``:arg:``, ``:argument:``, ``:key:``, ``:keyword:``).
+* ``attributes``: Google/NumPy ``Attributes`` entries and Sphinx ``:ivar:``,
+  ``:var:``, ``:cvar:``.
+* ``returns``: Google ``Returns:``/``Return:`` (a leading ``type:`` is dropped),
+  NumPy ``Returns`` (the indented descriptions), Sphinx ``:returns:``/``:return:``.
+
+Decisions that the contract leaves open, pinned by ``tests/test_docstrings.py``:
+
+* An entry whose flattened description is empty is not recorded, and an empty
+  ``Returns`` gives ``None``: a missing description and an empty one mean the same.
+* When a name is documented twice (say in ``Args:`` and by ``:param:``), the first
+  entry wins; so does the first non-empty returns text.
+* ``*args``/``**kwargs`` entries are recorded as ``args``/``kwargs``.
+* Text after a section that belongs to no section is ignored (it is not summary).
+* A Google section whose body is not indented deeper than its header (``Args:``
+  on a docstring's first line) runs, like a NumPy one, to the next section.
+* A NumPy ``Returns`` entry list without indented descriptions gives its head
+  lines (``int``), so no text the author wrote is lost.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+__all__ = ["ParsedDocstring", "field_description", "flatten", "parse_docstring"]
+
+
+def _frozen(items: dict[str, str]) -> Mapping[str, str]:
+    return MappingProxyType(items)
+
+
+@dataclass(frozen=True)
+class ParsedDocstring:
+    """What a docstring says, each text already flattened."""
+
+    summary: str = ""
+    params: Mapping[str, str] = field(default_factory=lambda: _frozen({}))
+    attributes: Mapping[str, str] = field(default_factory=lambda: _frozen({}))
+    returns: str | None = None
+
+
+# --- sections --------------------------------------------------------------
+
+_PARAMS = "params"
+_ATTRIBUTES = "attributes"
+_RETURNS = "returns"
+_OTHER = "other"
+
+# Header names (lower case, single-spaced) of Google and NumPy sections.
+_SECTION_KINDS: dict[str, str] = {
+    "args": _PARAMS,
+    "arguments": _PARAMS,
+    "parameters": _PARAMS,
+    "params": _PARAMS,
+    "keyword args": _PARAMS,
+    "keyword arguments": _PARAMS,
+    "keyword parameters": _PARAMS,
+    "other parameters": _PARAMS,
+    "other params": _PARAMS,
+    "attributes": _ATTRIBUTES,
+    "returns": _RETURNS,
+    "return": _RETURNS,
+    "yields": _OTHER,
+    "yield": _OTHER,
+    "receives": _OTHER,
+    "receive": _OTHER,
+    "raises": _OTHER,
+    "raise": _OTHER,
+    "warns": _OTHER,
+    "warn": _OTHER,
+    "example": _OTHER,
+    "examples": _OTHER,
+    "note": _OTHER,
+    "notes": _OTHER,
+    "warning": _OTHER,
+    "warnings": _OTHER,
+    "see also": _OTHER,
+    "todo": _OTHER,
+    "references": _OTHER,
+    "methods": _OTHER,
+    "attention": _OTHER,
+    "caution": _OTHER,
+    "danger": _OTHER,
+    "error": _OTHER,
+    "hint": _OTHER,
+    "important": _OTHER,
+    "tip": _OTHER,
+}
+
+# Sphinx info-field names (lower case) and what they document.
+_FIELD_KINDS: dict[str, str] = {
+    "param": _PARAMS,
+    "parameter": _PARAMS,
+    "arg": _PARAMS,
+    "argument": _PARAMS,
+    "key": _PARAMS,
+    "keyword": _PARAMS,
+    "ivar": _ATTRIBUTES,
+    "var": _ATTRIBUTES,
+    "cvar": _ATTRIBUTES,
+    "returns": _RETURNS,
+    "return": _RETURNS,
+    "type": _OTHER,
+    "kwtype": _OTHER,
+    "vartype": _OTHER,
+    "rtype": _OTHER,
+    "raises": _OTHER,
+    "raise": _OTHER,
+    "except": _OTHER,
+    "exception": _OTHER,
+    "yields": _OTHER,
+    "yield": _OTHER,
+    "ytype": _OTHER,
+    "meta": _OTHER,
+}
+
+# All patterns below are anchored and free of nested ambiguous quantifiers, so each
+# runs in time linear in the line it is given.
+
+# ":name args: text" on a stripped line. One \s before the arguments (not \s+) so the
+# split between the separator and "[^:]*" is unambiguous.
+_FIELD = re.compile(r":(?P<name>[^\W\d][\w-]*)(?P<args>\s[^:]*)?:(?:\s(?P<text>.*)|$)")
+
+# Google entry "name (type): description" / "name: description" on a stripped line.
+_GOOGLE_ENTRY = re.compile(
+    r"\*{0,2}(?P<name>[^\W\d]\w*)\s*(?:\((?P<type>.*?)\)\s*)?:(?:\s(?P<desc>.*)|$)"
+)
+
+# NumPy section underline.
+_UNDERLINE = re.compile(r"-{3,}|={3,}")
+
+# Inline markup, one pass: ``literal``, :role:`text` (also :domain:role:), `text`.
+# The role name parts are bounded so that a long run of ":a:a:a" costs O(1) per start.
+_INLINE = re.compile(
+    r"``(?P<lit>[^`]+(?:`[^`]+)*)``"
+    r"|(?P<role>:(?:[A-Za-z0-9_+.-]{1,64}:){1,4})`(?P<rtext>[^`]+)`"
+    r"|`(?P<tick>[^`]+)`"
+)
+
+
+# --- flattening ------------------------------------------------------------
+
+
+def _role_text(text: str) -> str:
+    text = text.strip()
+    if text.endswith(">") and "<" in text:
+        title = text[: text.rfind("<")].strip()
+        if title:
+            return title  # explicit title form: :meth:`title <a.b>`
+    if text.startswith("!"):
+        text = text[1:]  # Sphinx: "!" only suppresses the link
+    if text.startswith("~"):
+        return text[1:].rsplit(".", 1)[-1]
+    return text
+
+
+def _inline(match: re.Match[str]) -> str:
+    lit = match.group("lit")
+    if lit is not None:
+        return lit
+    rtext = match.group("rtext")
+    if rtext is not None:
+        return _role_text(rtext)
+    return match.group("tick") or ""
+
+
+def flatten(text: str) -> str:
+    """Collapse whitespace to single spaces and keep the text of inline markup.
+
+    ``:class:`~a.b.X``` gives ``X``, ``:func:`a.b.f``` gives ``a.b.f``,
+    ``:meth:`title <a.b>``` gives ``title``; ````x```` and ```x``` give ``x``.
+    Nothing else is changed.
+    """
+    if not isinstance(text, str):
+        return ""
+    collapsed = " ".join(text.split())
+    if "`" not in collapsed:
+        return collapsed
+    return " ".join(_INLINE.sub(_inline, collapsed).split())
+
+
+# --- line helpers ----------------------------------------------------------
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _clean_lines(doc: str) -> list[str]:
+    """``inspect.cleandoc`` semantics, as a list of lines.
+
+    Applying it to a raw docstring and to one that Python 3.13 already dedented
+    gives the same lines.
+    """
+    lines = doc.replace("\r\n", "\n").replace("\r", "\n").expandtabs().split("\n")
+    margin = -1
+    for line in lines[1:]:
+        content = len(line.lstrip())
+        if content:
+            indent = len(line) - content
+            if margin < 0 or indent < margin:
+                margin = indent
+    lines[0] = lines[0].lstrip()
+    if margin > 0:
+        lines[1:] = [line[margin:] for line in lines[1:]]
+    lines = [line.rstrip() for line in lines]
+    start, end = 0, len(lines)
+    while start < end and not lines[start]:
+        start += 1
+    while end > start and not lines[end - 1]:
+        end -= 1
+    return lines[start:end]
+
+
+def _block_end(lines: list[str], start: int, indent: int) -> int:
+    """End of the block from ``start``: lines blank or indented deeper than ``indent``.
+
+    Trailing blank lines are not part of the block.
+    """
+    end = start
+    for j in range(start, len(lines)):
+        line = lines[j]
+        if line:
+            if _indent(line) <= indent:
+                break
+            end = j + 1
+    return end
+
+
+def _dedent(body: list[str]) -> list[str]:
+    margin = min((_indent(line) for line in body if line), default=0)
+    return [line[margin:] for line in body]
+
+
+def _header_kind(name: str) -> str | None:
+    return _SECTION_KINDS.get(" ".join(name.split()).lower())
+
+
+# A section start: (style, kind, field match or None).
+_Start = tuple[str, str, re.Match[str] | None]
+
+
+def _section_at(lines: list[str], i: int) -> _Start | None:
+    stripped = lines[i].strip()
+    if not stripped:
+        return None
+    if i + 1 < len(lines) and _UNDERLINE.fullmatch(lines[i + 1].strip()):
+        kind = _header_kind(stripped[:-1] if stripped.endswith(":") else stripped)
+        if kind is not None:
+            return ("numpy", kind, None)
+    if stripped.endswith(":"):
+        kind = _header_kind(stripped[:-1])
+        if kind is not None:
+            return ("google", kind, None)
+    if stripped.startswith(":"):
+        match = _FIELD.match(stripped)
+        if match is not None:
+            kind = _FIELD_KINDS.get(match.group("name").lower())
+            if kind is not None:
+                return ("sphinx", kind, match)
+    return None
+
+
+# --- entries ---------------------------------------------------------------
+
+_Head = tuple[list[str], str]
+
+
+def _google_head(stripped: str) -> _Head | None:
+    match = _GOOGLE_ENTRY.fullmatch(stripped)
+    if match is None:
+        return None
+    return [match.group("name")], match.group("desc") or ""
+
+
+def _numpy_head(stripped: str) -> _Head | None:
+    names = [name.strip().lstrip("*") for name in stripped.partition(":")[0].split(",")]
+    if all(name.isidentifier() for name in names):
+        return names, ""
+    return None
+
+
+def _any_head(stripped: str) -> _Head | None:
+    return [stripped], ""
+
+
+def _entries(
+    body: list[str], head: Callable[[str], _Head | None]
+) -> list[tuple[list[str], str]]:
+    """Split a section body into (names, flattened description) entries.
+
+    Entry heads sit at the body's least indentation; deeper lines continue the
+    entry. A line at head level that is not a head continues the entry before it.
+    """
+    found: list[tuple[list[str], list[str]]] = []
+    for line in _dedent(body):
+        if line and not _indent(line):
+            parsed = head(line)
+            if parsed is not None:
+                found.append((parsed[0], [parsed[1]]))
+                continue
+        if found:
+            found[-1][1].append(line)
+    return [(names, flatten("\n".join(text))) for names, text in found]
+
+
+def _strip_return_type(text: str) -> str:
+    """Drop a leading ``type:`` from a Google ``Returns`` text (``int: The count.``).
+
+    The part before the first colon (outside brackets) counts as a type only if,
+    brackets aside, it is one word or words joined by ``|``.
+    """
+    depth = 0
+    outside: list[str] = []
+    for idx, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            if char == ":" and (idx + 1 == len(text) or text[idx + 1] == " "):
+                word = "".join(outside).replace(" | ", "|").strip()
+                if word and " " not in word:
+                    return text[idx + 1 :].strip()
+                return text
+            outside.append(char)
+    return text
+
+
+def _google_returns(body: list[str]) -> str:
+    lines = _dedent(body)
+    first = 0
+    while first < len(lines) and not lines[first]:
+        first += 1
+    if first == len(lines):
+        return ""
+    head = _strip_return_type(flatten(lines[first]))
+    rest = flatten("\n".join(lines[first + 1 :]))
+    return " ".join(part for part in (head, rest) if part)
+
+
+def _numpy_returns(body: list[str]) -> str:
+    found: list[tuple[str, list[str]]] = []
+    for line in _dedent(body):
+        if line and not _indent(line):
+            found.append((line, []))
+        elif found:
+            found[-1][1].append(line)
+    described = [flatten("\n".join(text)) for _, text in found]
+    if any(described):
+        return " ".join(text for text in described if text)
+    return flatten("\n".join(head for head, _ in found))
+
+
+# --- parsing ---------------------------------------------------------------
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.params: dict[str, str] = {}
+        self.attributes: dict[str, str] = {}
+        self.returns: str | None = None
+
+    def add(self, kind: str, names: list[str], text: str) -> None:
+        if not text:
+            return
+        if kind == _RETURNS:
+            if self.returns is None:
+                self.returns = text
+            return
+        target = self.params if kind == _PARAMS else self.attributes
+        for name in names:
+            name = name.lstrip("*")
+            if name and name not in target:
+                target[name] = text
+
+
+def _parse(doc: str) -> ParsedDocstring:
+    lines = _clean_lines(doc)
+    summary: list[str] = []
+    found = _Collector()
+    in_sections = False
+    i = 0
+    n = len(lines)
+    while i < n:
+        start = _section_at(lines, i)
+        if start is None:
+            if not in_sections:
+                summary.append(lines[i])
+            i += 1
+            continue
+        in_sections = True
+        style, kind, match = start
+        indent = _indent(lines[i])
+        if style == "sphinx":
+            assert match is not None
+            end = _block_end(lines, i + 1, indent)
+            if kind != _OTHER:
+                text = flatten("\n".join([match.group("text") or "", *lines[i + 1 : end]]))
+                args = (match.group("args") or "").split()
+                if kind == _RETURNS:
+                    found.add(kind, [], text)
+                elif args:
+                    found.add(kind, [args[-1]], text)
+            i = max(end, i + 1)
+            continue
+        body_start = i + 1 if style == "google" else i + 2
+        end = _block_end(lines, body_start, indent) if style == "google" else body_start
+        if end == body_start:
+            # A NumPy section, or a Google one whose body is not indented (as when
+            # the header is the docstring's first line, whose indentation cleandoc
+            # cannot know): it runs to the next section at the header's level.
+            for j in range(body_start, n):
+                line = lines[j]
+                if line:
+                    if _indent(line) <= indent and _section_at(lines, j) is not None:
+                        break
+                    end = j + 1
+        body = lines[body_start:end]
+        if kind == _RETURNS:
+            text = _google_returns(body) if style == "google" else _numpy_returns(body)
+            found.add(kind, [], text)
+        elif kind != _OTHER:
+            head = _google_head if style == "google" else _numpy_head
+            for names, text in _entries(body, head):
+                found.add(kind, names, text)
+        i = max(end, body_start)
+    return ParsedDocstring(
+        summary=flatten("\n".join(summary)),
+        params=_frozen(found.params),
+        attributes=_frozen(found.attributes),
+        returns=found.returns,
+    )
+
+
+def parse_docstring(doc: str | None) -> ParsedDocstring:
+    """Parse a raw or cleaned docstring (Google, NumPy or Sphinx style, or a mix).
+
+    Never raises: what cannot be read is left out.
+    """
+    if not isinstance(doc, str) or not doc.strip():
+        return ParsedDocstring()
+    try:
+        return _parse(doc)
+    except Exception:  # pragma: no cover - a parser bug must not break a tool
+        return ParsedDocstring()
+
+
+def field_description(doc: ParsedDocstring, name: str) -> str | None:
+    """A record field's description from its class docstring (contract, "Records").
+
+    The ``Attributes`` entry wins; else the ``Args``/``Parameters`` entry (a dataclass
+    documented by its constructor arguments); else ``None``.
+    """
+    return doc.attributes.get(name) or doc.params.get(name) or None
