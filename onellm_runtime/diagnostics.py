@@ -1,0 +1,459 @@
+"""The OLT codes: every verdict on a tool, and every message, decided from the model alone.
+
+Both the runtime (``ToolDefinitionError``) and the mypy plugin (errors at a line and
+column) print what ``check_tool`` and ``check_class`` return, so the two sides say the
+same thing in the same words. Messages name the tool, the parameter and the path inside
+it, and end with what to do instead: a user should be able to fix the code from them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from . import rules
+from .model import (
+    Annotated,
+    ArrayType,
+    ClassModel,
+    EnumType,
+    JsonType,
+    LiteralType,
+    MapType,
+    Marker,
+    NotARecord,
+    Nullable,
+    Param,
+    Record,
+    Scalar,
+    ScalarKind,
+    SelfReference,
+    ToolModel,
+    TypeNode,
+    TypeVarRef,
+    UnionType,
+    Unsupported,
+)
+from .patterns import pattern_problem
+
+__all__ = ["CODES", "Diagnostic", "check_tool", "check_class", "type_name"]
+
+#: Each code's one-line meaning (the contract's Diagnostics table).
+CODES: dict[str, str] = {
+    "OLT001": "@tool must decorate a function directly",
+    "OLT002": "A parameter type has no schema",
+    "OLT003": "The return type is not supported",
+    "OLT004": "The function is generic",
+    "OLT005": "A class used as a record is not a dataclass, NamedTuple or TypedDict",
+    "OLT006": "A type refers to itself",
+    "OLT007": "Two tools in one class have the same name",
+    "OLT008": "The tool name is not 1-64 letters, digits, '_' or '-'",
+    "OLT009": "More than one ToolContext or CancellationToken parameter",
+    "OLT010": "The containing class is generic",
+    "OLT011": "naming is something other than 'camelCase' or None",
+    "OLT012": "A union of records has no usable discriminator",
+    "OLT013": "An annotation does not fit its type",
+    "OLT014": "A default value that would be written cannot be read from the source",
+    "OLT015": "A parameter is named 'invocationMode' on a tool whose invocation_mode is 'model_choice'",
+}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding. ``loc`` is the ``Param.loc`` or ``ToolModel.loc`` it belongs at."""
+
+    code: str
+    message: str
+    loc: object = None
+
+
+def type_name(node: TypeNode) -> str:
+    """A short, front-end-neutral name for a type, for messages."""
+    if isinstance(node, Scalar):
+        return node.alias or {ScalarKind.DECIMAL: "Decimal", ScalarKind.UUID: "UUID"}.get(node.kind, node.kind.value)
+    if isinstance(node, (EnumType, Record)):
+        return node.name
+    if isinstance(node, (NotARecord, SelfReference, TypeVarRef)):
+        return node.name
+    if isinstance(node, LiteralType):
+        return "Literal[" + ", ".join(repr(v) for v in node.values) + "]"
+    if isinstance(node, Nullable):
+        return type_name(node.inner) + " | None"
+    if isinstance(node, Annotated):
+        return type_name(node.inner)
+    if isinstance(node, ArrayType):
+        return f"{node.kind}[{type_name(node.item)}" + (", ...]" if node.kind == "tuple" else "]")
+    if isinstance(node, MapType):
+        return f"dict[str, {type_name(node.value)}]"
+    if isinstance(node, JsonType):
+        return {"value": "JsonValue", "object": "JsonObject", "array": "JsonArray"}[node.kind]
+    if isinstance(node, UnionType):
+        return " | ".join(type_name(m) for m in node.members)
+    return node.name or node.reason
+
+
+_UNSUPPORTED: dict[str, str] = {
+    "any": "'Any' has no schema; use a concrete type, or JsonValue to accept any JSON value",
+    "object": "'object' has no schema; use a concrete type, or JsonValue to accept any JSON value",
+    "missing": "has no type annotation; annotate it (for example 'str' or 'int')",
+    "callable": "a callable has no schema (a model can only send JSON data); take a name or a record instead",
+    "protocol": "'{name}' is a protocol or abstract class and has no schema; use a concrete dataclass, NamedTuple or TypedDict",
+    "bare": "'{name}' needs type arguments (for example 'list[str]' or 'dict[str, int]')",
+    "dict_key": "dictionary keys must be 'str' (JSON object keys are strings); use 'dict[str, ...]' or a list of records",
+    "fixed_tuple": "a fixed-length tuple has no schema; use 'tuple[T, ...]', 'list[T]' or a NamedTuple",
+    "flag": "'{name}' is an enum.Flag, which has no schema; use a plain Enum, or a set of one",
+    "mixed_literal": "the Literal mixes JSON types; use values of one type (all strings, all integers or all booleans)",
+    "union": "a union has no schema unless it is 'X | None' or a union of records with a discriminator; use one type, or records with a Literal tag field",
+    "unhashable": "set items must be hashable and '{name}' is not; use 'list[...]', or a frozen dataclass",
+    "collection": "'{name}' is not a supported collection; use list[T], tuple[T, ...], set[T], frozenset[T] or dict[str, T]",
+    "unresolved": "the annotation '{name}' cannot be resolved; import the type at module level (not only under TYPE_CHECKING)",
+    "none": "'None' alone has no schema; return nothing instead, or use 'X | None'",
+    "other": "type '{name}' has no schema; use a supported type (see the contract's Types table)",
+}
+
+
+@dataclass
+class _Walk:
+    """Collects (code, path, problem) triples while walking one type."""
+
+    class_type_params: tuple[str, ...]
+    found: list[tuple[str, str, str]]
+
+    def add(self, code: str, path: str, problem: str) -> None:
+        entry = (code, path, problem)
+        if entry not in self.found:
+            self.found.append(entry)
+
+
+_NUMERIC = frozenset({ScalarKind.INT, ScalarKind.FLOAT, ScalarKind.DECIMAL})
+_STRINGS = frozenset({ScalarKind.STR, ScalarKind.CHAR})
+_MARKER_NAMES = {
+    "description": "Description",
+    "doc": "Doc",
+    "range": "Range",
+    "string_length": "StringLength",
+    "min_length": "MinLength",
+    "max_length": "MaxLength",
+    "length": "Length",
+    "pattern": "Pattern",
+    "email": "Email",
+    "url": "Url",
+    "json_name": "JsonName",
+    "discriminator": "Discriminator",
+}
+
+
+def _marker_fits(m: Marker, target: TypeNode) -> str | None:
+    """Why marker ``m`` cannot apply to ``target`` (OLT013), or None."""
+    kind = m.kind
+    is_string = isinstance(target, Scalar) and target.kind in _STRINGS
+    is_array = isinstance(target, ArrayType) or (isinstance(target, JsonType) and target.kind == "array")
+    name = _MARKER_NAMES.get(kind, kind)
+    if kind in ("description", "doc", "discriminator", "json_name"):
+        return None
+    if kind == "range":
+        if isinstance(target, Scalar) and target.kind in _NUMERIC:
+            lo, hi = m.args
+            if lo is not None and hi is not None and lo > hi:  # type: ignore[operator]
+                return f"Range({lo}, {hi}) has its minimum above its maximum"
+            return None
+        return f"Range applies to numbers, not to '{type_name(target)}'"
+    if kind in ("string_length", "pattern", "email", "url"):
+        if not is_string:
+            return f"{name} applies to strings, not to '{type_name(target)}'"
+        if kind == "pattern":
+            problem = pattern_problem(str(m.args[0]))
+            if problem is not None:
+                return f"Pattern({m.args[0]!r}) cannot be used: {problem}"
+        return None
+    if kind in ("min_length", "max_length", "length"):
+        if not (is_string or is_array):
+            return f"{name} applies to strings and arrays, not to '{type_name(target)}'"
+        if any(isinstance(a, int) and a < 0 for a in m.args):
+            return f"{name} needs lengths of 0 or more"
+        return None
+    return None
+
+
+def _check_annotated(node: Annotated, path: str, w: _Walk, json_name_ok: bool) -> None:
+    target = rules.strip(node)
+    for m in node.markers:
+        if m.kind == "json_name" and not json_name_ok:
+            where = "tool parameters are never renamed" if path == "" else "it only renames a record field"
+            w.add("OLT013", path, f"JsonName cannot be used here ({where}); remove it")
+            continue
+        if m.kind == "discriminator":
+            if not isinstance(target, UnionType) or rules.record_members(target) is None:
+                w.add(
+                    "OLT012",
+                    path,
+                    f"Discriminator({m.args[0]!r}) applies only to a union of records, not to '{type_name(target)}'",
+                )
+            continue
+        problem = _marker_fits(m, target)
+        if problem is not None:
+            w.add("OLT013", path, problem + "; remove the annotation or change the type")
+
+
+def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> None:
+    if isinstance(node, Annotated):
+        _check_annotated(node, path, w, json_name_ok)
+        target = rules.strip(node)
+        disc = rules.marker(node, "discriminator")
+        if disc is not None and isinstance(target, UnionType) and rules.record_members(target) is not None:
+            _walk_union(target, str(disc.args[0]), path, w)
+        else:
+            _walk(node.inner, path, w)
+    elif isinstance(node, Nullable):
+        _walk(node.inner, path, w, json_name_ok)
+    elif isinstance(node, Unsupported):
+        w.add("OLT002", path, _UNSUPPORTED[node.reason].format(name=node.name))
+    elif isinstance(node, TypeVarRef):
+        if node.name not in w.class_type_params:
+            w.add("OLT004", "", "")
+    elif isinstance(node, NotARecord):
+        w.add(
+            "OLT005",
+            path,
+            f"class '{node.name}' is not a dataclass, NamedTuple or TypedDict, so arguments cannot be built into it; "
+            "make it a @dataclass (or a NamedTuple or TypedDict)",
+        )
+    elif isinstance(node, SelfReference):
+        w.add(
+            "OLT006",
+            path,
+            f"type '{node.name}' refers to itself, so its schema would never end; "
+            "break the cycle (for example refer to another item by an id string)",
+        )
+    elif isinstance(node, EnumType):
+        if node.is_flag:
+            w.add("OLT002", path, _UNSUPPORTED["flag"].format(name=node.name))
+    elif isinstance(node, LiteralType):
+        if len({rules.literal_json_type(v) for v in node.values}) > 1:
+            w.add("OLT002", path, _UNSUPPORTED["mixed_literal"])
+    elif isinstance(node, ArrayType):
+        _walk(node.item, _join(path, "item"), w)
+        if node.unique and not _hashable(node.item):
+            w.add("OLT002", path, _UNSUPPORTED["unhashable"].format(name=type_name(node.item)))
+    elif isinstance(node, MapType):
+        _walk(node.value, _join(path, "value"), w)
+    elif isinstance(node, Record):
+        for f in node.fields:
+            _walk(f.type, _join(path, f"field '{f.name}'"), w, json_name_ok=True)
+    elif isinstance(node, UnionType):
+        _walk_union(node, None, path, w)
+
+
+def _walk_union(node: UnionType, explicit: str | None, path: str, w: _Walk) -> None:
+    literal = rules.merged_literal(node)
+    if literal is not None:
+        _walk(literal, path, w)
+        return
+    members = [rules.strip(m) for m in node.members]
+    if all(isinstance(m, (Record, NotARecord, SelfReference, TypeVarRef)) for m in members):
+        for m in node.members:
+            _walk(m, path, w)
+        if rules.record_members(node) is None:
+            return
+        found = rules.find_discriminator(node, explicit)
+        if isinstance(found, str):
+            names = " | ".join(type_name(m) for m in members)
+            if found == "explicit_invalid":
+                problem = (
+                    f"Discriminator({explicit!r}) must name a field that is, in every member of '{names}', "
+                    "a Literal of one string, distinct per member"
+                )
+            elif found == "ambiguous":
+                problem = (
+                    f"the union '{names}' has several fields that could be its discriminator; "
+                    "name one with Annotated[..., Discriminator('field')]"
+                )
+            else:
+                problem = (
+                    f"the union '{names}' has no discriminator: no field is, in every member, a Literal of one "
+                    "distinct string; add one (for example action: Literal['start']) to each member"
+                )
+            w.add("OLT012", path, problem)
+        return
+    w.add("OLT002", path, _UNSUPPORTED["union"])
+
+
+def _hashable(node: TypeNode) -> bool:
+    t = rules.strip(node)
+    if isinstance(t, (ArrayType, MapType)):
+        return t.kind == "frozenset" if isinstance(t, ArrayType) else False
+    if isinstance(t, JsonType):
+        return False
+    if isinstance(t, Record):
+        return t.hashable and all(_hashable(f.type) for f in t.fields)
+    return True
+
+
+def _join(path: str, segment: str) -> str:
+    return f"{path} {segment}" if path else segment
+
+
+def _walk_type(node: TypeNode, w: _Walk) -> None:
+    _walk(node, "", w)
+
+
+def _default_findings(node: TypeNode, default_state: str, w: _Walk, path: str) -> None:
+    if default_state == "unreadable" and rules.is_writable_type(node):
+        w.add(
+            "OLT014",
+            path,
+            "the default value cannot be read from the source, so the static schema could differ from the runtime's; "
+            "use a literal, an enum member, or a module or class constant",
+        )
+
+
+def _record_defaults(node: TypeNode, path: str, w: _Walk, seen: set[int]) -> None:
+    t = rules.strip(node)
+    if isinstance(t, Record):
+        if id(t) in seen:
+            return
+        seen.add(id(t))
+        for f in t.fields:
+            fpath = _join(path, f"field '{f.name}'")
+            _default_findings(f.type, f.default.state, w, fpath)
+            _record_defaults(f.type, fpath, w, seen)
+    elif isinstance(t, ArrayType):
+        _record_defaults(t.item, _join(path, "item"), w, seen)
+    elif isinstance(t, MapType):
+        _record_defaults(t.value, _join(path, "value"), w, seen)
+    elif isinstance(t, UnionType):
+        for m in t.members:
+            _record_defaults(m, path, w, seen)
+
+
+def _param_findings(tool: ToolModel, p: Param) -> list[tuple[str, str, str]]:
+    w = _Walk(tool.class_type_params, [])
+    if p.kind in ("context", "cancellation"):
+        return w.found
+    if p.kind in ("var_positional", "var_keyword"):
+        stars = "*" if p.kind == "var_positional" else "**"
+        w.add(
+            "OLT002",
+            "",
+            f"{stars}{p.name} has no schema; declare each argument as a named parameter"
+            + (", or take a 'dict[str, T]' parameter" if stars == "**" else ", or take a 'list[T]' parameter"),
+        )
+        return w.found
+    _walk_type(p.type, w)
+    _default_findings(p.type, p.default.state, w, "")
+    _record_defaults(p.type, "", w, set())
+    return w.found
+
+
+def check_tool(tool: ToolModel) -> list[Diagnostic]:
+    """Every finding on one tool, in source order: function-level first, then per parameter."""
+    name = rules.tool_name(tool)
+    prefix = f"Tool '{name}': "
+    out: list[Diagnostic] = []
+
+    def at_def(code: str, text: str) -> None:
+        out.append(Diagnostic(code, prefix + text, tool.loc))
+
+    if tool.misapplied_to is not None:
+        what = tool.misapplied_to
+        fix = {
+            "class": "decorate its methods instead",
+            "property": "decorate a plain method instead",
+            "overload": "decorate the implementation, not an @overload",
+            "staticmethod": "put @tool below @staticmethod, or use @tool on the plain function",
+            "classmethod": "put @tool below @classmethod",
+        }.get(what, "decorate a plain function")
+        at_def("OLT001", f"@tool must decorate a function directly, not a {what}; {fix}")
+        return out
+
+    if tool.is_lambda and tool.explicit_name is None:
+        at_def("OLT008", "a lambda has no usable tool name; pass name=... (1-64 letters, digits, '_' or '-')")
+    elif not rules.is_valid_tool_name(name):
+        at_def(
+            "OLT008",
+            f"the tool name {name!r} is not 1-64 ASCII letters, digits, '_' or '-'; pass name=... with a valid name",
+        )
+    if tool.naming not in (None, "camelCase"):
+        at_def("OLT011", f"naming={tool.naming!r} is not supported; use naming='camelCase' or leave it out")
+    if tool.class_type_params:
+        at_def(
+            "OLT010",
+            f"the containing class is generic (type variable '{tool.class_type_params[0]}'); "
+            "tools must live in a concrete class; move the tool to a non-generic class",
+        )
+
+    per_param: list[tuple[Param, list[tuple[str, str, str]]]] = []
+    generic = bool(tool.type_params)
+    for p in tool.params:
+        findings = _param_findings(tool, p)
+        if any(code == "OLT004" for code, _, _ in findings):
+            generic = True
+        per_param.append((p, [f for f in findings if f[0] != "OLT004"]))
+
+    return_findings: list[tuple[str, str, str]] = []
+    if tool.returns.kind == "type" and tool.returns.type is not None:
+        w = _Walk(tool.class_type_params, [])
+        _walk_type(tool.returns.type, w)
+        for code, path, problem in w.found:
+            if code == "OLT004":
+                generic = True
+            else:
+                return_findings.append(("OLT003" if code == "OLT002" else code, path, problem))
+
+    if generic:
+        tv = tool.type_params[0] if tool.type_params else None
+        which = f" (type variable '{tv}')" if tv else ""
+        at_def("OLT004", f"the function is generic{which}; a tool needs concrete types; replace the type variables")
+    for code, path, problem in return_findings:
+        where = "Return type" + (f" {path}" if path else "")
+        at_def(code, f"{where}: {problem}")
+
+    seen_kinds: dict[str, str] = {}
+    for p, findings in per_param:
+        if p.kind in ("context", "cancellation"):
+            what = "ToolContext" if p.kind == "context" else "CancellationToken"
+            if p.kind in seen_kinds:
+                out.append(
+                    Diagnostic(
+                        "OLT009",
+                        prefix + f"Parameter '{p.name}': a tool takes at most one {what} parameter "
+                        f"('{seen_kinds[p.kind]}' is one already); remove '{p.name}'",
+                        p.loc,
+                    )
+                )
+            else:
+                seen_kinds[p.kind] = p.name
+            continue
+        if p.name == rules.INVOCATION_MODE and tool.invocation_mode == "model_choice":
+            out.append(
+                Diagnostic(
+                    "OLT015",
+                    prefix + f"Parameter '{p.name}' clashes with the framework control that "
+                    "invocation_mode='model_choice' adds; rename the parameter",
+                    p.loc,
+                )
+            )
+        for code, path, problem in findings:
+            where = f"Parameter '{p.name}'" + (f" {path}" if path else "")
+            sep = " " if problem.startswith("has no") else ": "
+            out.append(Diagnostic(code, prefix + where + sep + problem, p.loc))
+    return out
+
+
+def check_class(cls: ClassModel) -> list[Diagnostic]:
+    """OLT007: two tools of one class with the same name, reported on the second."""
+    out: list[Diagnostic] = []
+    first: dict[str, ToolModel] = {}
+    for t in cls.tools:
+        name = rules.tool_name(t)
+        if name in first:
+            out.append(
+                Diagnostic(
+                    "OLT007",
+                    f"Tool '{name}': class '{cls.name}' already has a tool named '{name}' "
+                    f"(method '{first[name].function_name}'); give one of them another name with @tool(name=...)",
+                    t.loc,
+                )
+            )
+        else:
+            first[name] = t
+    return out
+

@@ -1,0 +1,370 @@
+"""The neutral type model that both front ends lower into.
+
+The runtime front end (``typing_front``) reads ``typing`` objects; the mypy front end
+(``onellm_mypy.mypy_front``) reads mypy types plus the source text. Both produce the
+values below, and nothing else decides anything: whether a type is supported, which
+OLT code it earns, and what schema it has are all computed from this model by the shared
+modules ``diagnostics`` and ``schema``. That is what makes the two sides agree by design.
+
+So the model describes what was *written*, including what is wrong with it
+(``Unsupported``, ``TypeVarRef``, ``NotARecord``, ``SelfReference``): a front end
+never judges, it only reports faithfully.
+
+Every node is a frozen dataclass. Fields named ``origin`` hold the runtime object the
+node came from (a class, an enum, a NewType) for the binder to construct values with;
+the static side leaves them ``None``, and they never take part in equality.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Literal as L
+from typing import Union
+
+__all__ = [
+    "ScalarKind",
+    "Scalar",
+    "EnumType",
+    "LiteralType",
+    "Nullable",
+    "ArrayType",
+    "MapType",
+    "JsonType",
+    "Record",
+    "RecordField",
+    "UnionType",
+    "Annotated",
+    "Marker",
+    "Unsupported",
+    "TypeVarRef",
+    "NotARecord",
+    "SelfReference",
+    "TypeNode",
+    "Default",
+    "NO_DEFAULT",
+    "NONE_DEFAULT",
+    "OPAQUE_DEFAULT",
+    "UNREADABLE_DEFAULT",
+    "ParamKind",
+    "Param",
+    "ReturnKind",
+    "Returns",
+    "ToolModel",
+    "ClassModel",
+]
+
+
+class ScalarKind(str, enum.Enum):
+    """The leaf types of the contract's Types table."""
+
+    BOOL = "bool"
+    INT = "int"
+    FLOAT = "float"
+    DECIMAL = "decimal"
+    STR = "str"
+    CHAR = "char"
+    UUID = "uuid"
+    DATETIME = "datetime"
+    DATE = "date"
+    TIME = "time"
+    TIMEDELTA = "timedelta"
+    BYTES = "bytes"
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A leaf type. ``minimum``/``maximum`` carry a sized integer's range (``Int32``)."""
+
+    kind: ScalarKind
+    minimum: int | None = None
+    maximum: int | None = None
+    #: The sized-integer alias name (``"Int32"``), for messages and nothing else.
+    alias: str | None = None
+
+
+@dataclass(frozen=True)
+class EnumType:
+    """An ``Enum`` subclass: bound and written by member *name*."""
+
+    name: str
+    members: tuple[str, ...]
+    #: ``True`` for an ``enum.Flag``, which has no schema (OLT002).
+    is_flag: bool = False
+    origin: object = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class LiteralType:
+    """``Literal[...]`` values, in the order written (duplicates removed)."""
+
+    values: tuple[str | int | bool, ...]
+
+
+@dataclass(frozen=True)
+class Nullable:
+    """``X | None``."""
+
+    inner: TypeNode
+
+
+ArrayKind = L["list", "tuple", "set", "frozenset"]
+
+
+@dataclass(frozen=True)
+class ArrayType:
+    """A homogeneous sequence or set. ``kind`` is the Python container it binds to."""
+
+    item: TypeNode
+    kind: ArrayKind = "list"
+
+    @property
+    def unique(self) -> bool:
+        return self.kind in ("set", "frozenset")
+
+
+@dataclass(frozen=True)
+class MapType:
+    """``dict[str, T]`` and its abstract relatives."""
+
+    value: TypeNode
+
+
+@dataclass(frozen=True)
+class JsonType:
+    """``JsonValue`` (any), ``JsonObject``, ``JsonArray``."""
+
+    kind: L["value", "object", "array"]
+
+
+RecordKind = L["dataclass", "namedtuple", "typeddict"]
+
+
+@dataclass(frozen=True)
+class RecordField:
+    """One field of a record, with everything needed to describe and bind it."""
+
+    name: str
+    type: TypeNode
+    required: bool
+    default: Default
+
+
+@dataclass(frozen=True)
+class Record:
+    """A dataclass, NamedTuple or TypedDict, with its fields in contract order."""
+
+    name: str
+    kind: RecordKind
+    fields: tuple[RecordField, ...]
+    #: The record's own docstring, then its base records' (depth-first, in base order):
+    #: the core looks a field's description up in them in that order.
+    docstrings: tuple[str, ...] = ()
+    #: Whether instances can go in a set (a non-frozen ``eq`` dataclass cannot).
+    hashable: bool = True
+    origin: object = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class UnionType:
+    """A union of two or more non-``None`` members, in the order written.
+
+    The front ends do not judge it: the core accepts it only when every member is a
+    record with a usable discriminator (OLT012 otherwise), or when every member is a
+    ``Literal`` (merged into one). ``X | None`` is ``Nullable``, never this.
+    """
+
+    members: tuple[TypeNode, ...]
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One known annotation from ``Annotated[T, ...]``, in neutral form.
+
+    ``kind`` is one of: ``description``, ``doc``, ``range`` (args: min, max, either may be
+    None), ``string_length`` (max, min), ``min_length`` (n), ``max_length`` (n),
+    ``length`` (min, max), ``pattern`` (p), ``email``, ``url``, ``json_name`` (name),
+    ``discriminator`` (field). The sized integers and ``Char`` are not markers: the
+    front ends lower them to ``Scalar`` directly. ``annotated_types`` markers are lowered into these by the
+    front ends (``Ge`` -> range(n, None), ``Len`` -> length, ...).
+    """
+
+    kind: str
+    args: tuple[object, ...] = ()
+
+
+@dataclass(frozen=True)
+class Annotated:
+    """``Annotated[T, ...]`` with the metadata onellm knows, in the order written."""
+
+    inner: TypeNode
+    markers: tuple[Marker, ...]
+
+
+UnsupportedReason = L[
+    "any",  # typing.Any
+    "object",  # builtins.object
+    "missing",  # no annotation at all
+    "callable",  # Callable[...] or a function type
+    "protocol",  # a Protocol or abstract class (name given)
+    "bare",  # list / dict / set ... without type arguments (name given)
+    "dict_key",  # a dict whose key is not str
+    "fixed_tuple",  # tuple[int, str]
+    "flag",  # an enum.Flag (name given)
+    "mixed_literal",  # Literal["a", 1]
+    "union",  # a union other than X | None and record unions
+    "unhashable",  # set[T] with an unhashable T (name given: the item type's)
+    "collection",  # some other generic collection type (name given)
+    "unresolved",  # an annotation that cannot be resolved (name given)
+    "none",  # a bare None where a value type is needed
+    "other",  # anything else (name given)
+]
+
+
+@dataclass(frozen=True)
+class Unsupported:
+    """A type that has no schema (OLT002), with the reason and the name to print."""
+
+    reason: UnsupportedReason
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class TypeVarRef:
+    """A TypeVar or type parameter (OLT004)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class NotARecord:
+    """A concrete class used where a record is needed, but not a record kind (OLT005)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class SelfReference:
+    """The point where a record type refers back to one of its enclosing records (OLT006)."""
+
+    name: str
+
+
+TypeNode = Union[
+    Scalar,
+    EnumType,
+    LiteralType,
+    Nullable,
+    ArrayType,
+    MapType,
+    JsonType,
+    Record,
+    UnionType,
+    Annotated,
+    Unsupported,
+    TypeVarRef,
+    NotARecord,
+    SelfReference,
+]
+
+
+@dataclass(frozen=True)
+class Default:
+    """A parameter's or field's default, as far as the schema cares.
+
+    ``state`` is ``"none"`` (no default: required), ``"value"`` (a JSON-writable value:
+    str, int, float, bool, or an enum member's name), ``"null"`` (a ``None`` default:
+    nothing written), ``"opaque"`` (some other default: optional, nothing written), or
+    ``"unreadable"`` (static only: an expression the source does not let us evaluate;
+    OLT014 when the type would have its default written).
+    """
+
+    state: L["none", "value", "null", "opaque", "unreadable"]
+    value: str | int | float | bool | None = None
+
+    @property
+    def present(self) -> bool:
+        return self.state != "none"
+
+    @staticmethod
+    def of(value: str | int | float | bool) -> Default:
+        return Default("value", value)
+
+
+NO_DEFAULT = Default("none")
+NONE_DEFAULT = Default("null")
+OPAQUE_DEFAULT = Default("opaque")
+UNREADABLE_DEFAULT = Default("unreadable")
+
+
+ParamKind = L["normal", "context", "cancellation", "var_positional", "var_keyword"]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a tool function (``self``/``cls`` are never included).
+
+    ``loc`` is where a static diagnostic about this parameter is reported; the runtime
+    leaves it ``None``. It never takes part in equality.
+    """
+
+    name: str
+    type: TypeNode
+    kind: ParamKind = "normal"
+    default: Default = NO_DEFAULT
+    loc: object = field(default=None, compare=False, repr=False)
+
+
+ReturnKind = L[
+    "none",  # -> None
+    "parts",  # -> Part / a sequence of parts / ToolResult
+    "unannotated",  # no return annotation: converted by the value's own type
+    "type",  # anything else, lowered into ``type``; the core tells text, JSON and values apart
+]
+
+
+@dataclass(frozen=True)
+class Returns:
+    kind: ReturnKind
+    #: The return type (``async def`` and ``Awaitable[T]`` unwrapped), for ``kind == "type"``.
+    type: TypeNode | None = None
+
+
+@dataclass(frozen=True)
+class ToolModel:
+    """Everything the shared core needs to check a tool and write its schemas."""
+
+    #: The Python function name (used to derive the tool name).
+    function_name: str
+    #: ``@tool(name=...)``, if given.
+    explicit_name: str | None
+    #: ``@tool(description=...)``, if given.
+    explicit_description: str | None
+    #: The raw docstring, or None; the core parses it with the shared parser.
+    docstring: str | None
+    params: tuple[Param, ...]
+    returns: Returns
+    naming: str | None = None
+    invocation_mode: str = "wait"
+    ends_loop: bool = False
+    requires_approval: bool = False
+    parallel_safe: bool = True
+    timeout_seconds: float = 0
+    #: Names of the function's own type variables (OLT004).
+    type_params: tuple[str, ...] = ()
+    #: Names of the enclosing class's type variables (OLT010).
+    class_type_params: tuple[str, ...] = ()
+    #: What ``@tool`` decorated when it was not a plain function (OLT001):
+    #: ``"class"``, ``"property"``, ``"overload"``, ``"staticmethod"``, ``"classmethod"``.
+    misapplied_to: str | None = None
+    #: A lambda has no usable name (OLT008 unless ``name=`` is given).
+    is_lambda: bool = False
+    loc: object = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class ClassModel:
+    """The tools of one class, for the class-level checks (OLT007)."""
+
+    name: str
+    tools: tuple[ToolModel, ...]

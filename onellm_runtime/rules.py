@@ -1,0 +1,268 @@
+"""Readings of the model that the checker, the schema writer and the binder all share.
+
+Anything that two of them would otherwise each decide (the tool's name, which field is a
+union's discriminator, a property's wire name, whether a default is written) is decided
+here once, so the schema advertised and the arguments bound cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal as L
+
+from . import docstrings
+from .model import (
+    Annotated,
+    Default,
+    EnumType,
+    LiteralType,
+    Marker,
+    Nullable,
+    Param,
+    Record,
+    RecordField,
+    Scalar,
+    ScalarKind,
+    ToolModel,
+    TypeNode,
+    UnionType,
+)
+
+__all__ = [
+    "snake_case",
+    "camel_case",
+    "tool_name",
+    "tool_description",
+    "is_valid_tool_name",
+    "model_params",
+    "parsed_docstring",
+    "param_doc",
+    "field_doc",
+    "strip",
+    "markers_of",
+    "marker",
+    "wire_name",
+    "literal_json_type",
+    "merged_literal",
+    "Discriminated",
+    "find_discriminator",
+    "record_members",
+    "writes_default",
+    "default_value",
+    "is_writable_type",
+    "return_category",
+    "INVOCATION_MODE",
+]
+
+#: The framework control ``invocation_mode="model_choice"`` adds (HPD's note).
+INVOCATION_MODE = "invocationMode"
+
+_ACRONYM_BOUNDARY = re.compile(r"([A-Z]+)([A-Z][a-z])")
+_WORD_BOUNDARY = re.compile(r"([a-z0-9])([A-Z])")
+_TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def snake_case(name: str) -> str:
+    """``GetDocketAsync`` -> ``get_docket``, ``HTTPRequest`` -> ``http_request``, ``fetchURL`` -> ``fetch_url``."""
+    s = _ACRONYM_BOUNDARY.sub(r"\1_\2", name)
+    s = _WORD_BOUNDARY.sub(r"\1_\2", s).lower()
+    if s.endswith("_async") and len(s) > len("_async"):
+        s = s[: -len("_async")]
+    return s
+
+
+def camel_case(name: str) -> str:
+    """``old_text`` -> ``oldText``; leading underscores and existing capitals are kept."""
+    stripped = name.lstrip("_")
+    lead = name[: len(name) - len(stripped)]
+    head, *rest = stripped.split("_")
+    return lead + head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def tool_name(tool: ToolModel) -> str:
+    if tool.explicit_name is not None:
+        return tool.explicit_name
+    return snake_case(tool.function_name)
+
+
+def is_valid_tool_name(name: str) -> bool:
+    return _TOOL_NAME.fullmatch(name) is not None and name.isascii()
+
+
+@lru_cache(maxsize=1024)
+def parsed_docstring(doc: str | None) -> docstrings.ParsedDocstring:
+    return docstrings.parse_docstring(doc)
+
+
+def tool_description(tool: ToolModel) -> str:
+    if tool.explicit_description is not None:
+        return tool.explicit_description
+    return parsed_docstring(tool.docstring).summary
+
+
+def model_params(tool: ToolModel) -> tuple[Param, ...]:
+    """The parameters the model sees, in order (context and token parameters left out)."""
+    return tuple(p for p in tool.params if p.kind == "normal")
+
+
+def param_doc(tool: ToolModel, name: str) -> str | None:
+    return parsed_docstring(tool.docstring).params.get(name)
+
+
+def field_doc(record: Record, name: str) -> str | None:
+    for doc in record.docstrings:
+        found = docstrings.field_description(parsed_docstring(doc), name)
+        if found is not None:
+            return found
+    return None
+
+
+def strip(node: TypeNode) -> TypeNode:
+    """The type under any ``Annotated`` and ``Nullable`` wrappers."""
+    while isinstance(node, (Annotated, Nullable)):
+        node = node.inner
+    return node
+
+
+def markers_of(node: TypeNode) -> tuple[Marker, ...]:
+    """Every marker on the outer wrappers of ``node`` (``Annotated`` through ``Nullable``)."""
+    found: tuple[Marker, ...] = ()
+    while isinstance(node, (Annotated, Nullable)):
+        if isinstance(node, Annotated):
+            found += node.markers
+        node = node.inner
+    return found
+
+
+def marker(node: TypeNode, kind: str) -> Marker | None:
+    """The last marker of ``kind`` on the outer wrappers (the last one written wins)."""
+    last = None
+    for m in markers_of(node):
+        if m.kind == kind:
+            last = m
+    return last
+
+
+def wire_name(f: RecordField, naming: str | None) -> str:
+    """A record property's name on the wire: ``JsonName`` wins, then ``naming``."""
+    renamed = marker(f.type, "json_name")
+    if renamed is not None:
+        return str(renamed.args[0])
+    if naming == "camelCase":
+        return camel_case(f.name)
+    return f.name
+
+
+def literal_json_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    return "string"
+
+
+def merged_literal(node: UnionType) -> LiteralType | None:
+    """A union whose members are all ``Literal`` is one ``Literal`` (duplicates dropped)."""
+    members = [strip(m) for m in node.members]
+    if not all(isinstance(m, LiteralType) for m in members):
+        return None
+    values: list[str | int | bool] = []
+    for m in members:
+        assert isinstance(m, LiteralType)
+        for v in m.values:
+            if not any(v == seen and type(v) is type(seen) for seen in values):
+                values.append(v)
+    return LiteralType(tuple(values))
+
+
+def record_members(node: UnionType) -> tuple[Record, ...] | None:
+    """The members of a union of records, or None when some member is not a record."""
+    members = tuple(strip(m) for m in node.members)
+    if all(isinstance(m, Record) for m in members):
+        return members  # type: ignore[return-value]
+    return None
+
+
+@dataclass(frozen=True)
+class Discriminated:
+    """A union of records with its discriminator: the Python field name and each tag."""
+
+    field: str
+    members: tuple[Record, ...]
+    tags: tuple[str, ...]
+
+
+def _single_tag(f: RecordField) -> str | None:
+    t = strip(f.type)
+    if isinstance(f.type, Nullable) or (isinstance(f.type, Annotated) and isinstance(f.type.inner, Nullable)):
+        return None
+    if isinstance(t, LiteralType) and len(t.values) == 1 and isinstance(t.values[0], str):
+        return t.values[0]
+    return None
+
+
+def _tags_for(field_name: str, members: tuple[Record, ...]) -> tuple[str, ...] | None:
+    tags: list[str] = []
+    for record in members:
+        f = next((f for f in record.fields if f.name == field_name), None)
+        tag = _single_tag(f) if f is not None else None
+        if tag is None or tag in tags:
+            return None
+        tags.append(tag)
+    return tuple(tags)
+
+
+def find_discriminator(
+    union: UnionType, explicit: str | None
+) -> Discriminated | L["no_records", "none", "ambiguous", "explicit_invalid"]:
+    """The union's discriminator, or why there is none (for OLT012's message)."""
+    members = record_members(union)
+    if members is None:
+        return "no_records"
+    if explicit is not None:
+        tags = _tags_for(explicit, members)
+        return Discriminated(explicit, members, tags) if tags is not None else "explicit_invalid"
+    candidates: list[tuple[str, tuple[str, ...]]] = []
+    for f in members[0].fields:
+        tags = _tags_for(f.name, members)
+        if tags is not None:
+            candidates.append((f.name, tags))
+    if len(candidates) == 1:
+        return Discriminated(candidates[0][0], members, candidates[0][1])
+    return "none" if not candidates else "ambiguous"
+
+
+_WRITABLE_SCALARS = frozenset({ScalarKind.BOOL, ScalarKind.INT, ScalarKind.FLOAT, ScalarKind.STR, ScalarKind.CHAR})
+
+
+def is_writable_type(node: TypeNode) -> bool:
+    """Whether defaults of this type are written (so the static side must read them)."""
+    t = strip(node)
+    if isinstance(t, UnionType):
+        return merged_literal(t) is not None
+    return isinstance(t, (EnumType, LiteralType)) or (isinstance(t, Scalar) and t.kind in _WRITABLE_SCALARS)
+
+
+def writes_default(default: Default) -> bool:
+    return default.state == "value"
+
+
+def default_value(default: Default) -> str | int | float | bool | None:
+    return default.value
+
+
+def return_category(tool: ToolModel) -> L["none", "text", "parts", "json", "value", "unannotated"]:
+    """How a tool's result is converted, and whether it has an output schema (``value``)."""
+    returns = tool.returns
+    if returns.kind != "type" or returns.type is None:
+        return "none" if returns.kind == "type" else returns.kind
+    from .model import JsonType
+
+    t = strip(returns.type)
+    if isinstance(t, Scalar) and t.kind == ScalarKind.STR:
+        return "text"
+    if isinstance(t, JsonType):
+        return "json"
+    return "value"

@@ -1,0 +1,245 @@
+"""The model -> JSON Schema 2020-12, with the contract's fixed keyword order.
+
+Only called on a model that ``diagnostics.check_tool`` found clean. Every fragment is a
+fresh dict whose keys are in ``KEYWORD_ORDER``, so ``json.dumps`` of a schema is the same
+bytes on both sides.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import rules
+from .model import (
+    Annotated,
+    ArrayType,
+    Default,
+    EnumType,
+    JsonType,
+    LiteralType,
+    MapType,
+    Marker,
+    Nullable,
+    Record,
+    Scalar,
+    ScalarKind,
+    ToolModel,
+    TypeNode,
+    UnionType,
+)
+
+__all__ = ["KEYWORD_ORDER", "TIMEDELTA_PATTERN", "fragment", "input_schema", "output_schema", "record_schema"]
+
+Schema = dict[str, Any]
+
+KEYWORD_ORDER = (
+    "type",
+    "format",
+    "description",
+    "anyOf",
+    "enum",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "contentEncoding",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "properties",
+    "required",
+    "additionalProperties",
+    "default",
+)
+_RANK = {k: i for i, k in enumerate(KEYWORD_ORDER)}
+
+TIMEDELTA_PATTERN = r"^-?(\d+\.)?\d{2}:\d{2}:\d{2}(\.\d{1,6})?$"
+
+_SCALARS: dict[ScalarKind, Schema] = {
+    ScalarKind.BOOL: {"type": "boolean"},
+    ScalarKind.INT: {"type": "integer"},
+    ScalarKind.FLOAT: {"type": "number"},
+    ScalarKind.DECIMAL: {"type": "number"},
+    ScalarKind.STR: {"type": "string"},
+    ScalarKind.CHAR: {"type": "string", "minLength": 1, "maxLength": 1},
+    ScalarKind.UUID: {"type": "string", "format": "uuid"},
+    ScalarKind.DATETIME: {"type": "string", "format": "date-time"},
+    ScalarKind.DATE: {"type": "string", "format": "date"},
+    ScalarKind.TIME: {"type": "string", "format": "time"},
+    ScalarKind.TIMEDELTA: {"type": "string", "pattern": TIMEDELTA_PATTERN},
+    ScalarKind.BYTES: {"type": "string", "contentEncoding": "base64"},
+}
+
+_INVOCATION_MODE_PROPERTY: Schema = {"type": "string", "enum": ["wait", "background"], "default": "wait"}
+
+
+def _ordered(kw: Schema) -> Schema:
+    if len(kw) < 2:
+        return kw
+    return dict(sorted(kw.items(), key=lambda item: _RANK[item[0]]))
+
+
+def _nullable(frag: Schema) -> Schema:
+    if "anyOf" in frag:
+        frag["anyOf"] = [*frag["anyOf"], {"type": "null"}]
+    elif "type" in frag:
+        t = frag["type"]
+        if isinstance(t, list):
+            if "null" not in t:
+                frag["type"] = [*t, "null"]
+        elif t != "null":
+            frag["type"] = [t, "null"]
+        if "enum" in frag and None not in frag["enum"]:
+            frag["enum"] = [*frag["enum"], None]
+    return frag
+
+
+def _apply(frag: Schema, markers: tuple[Marker, ...]) -> Schema:
+    is_array = frag.get("type") == "array"
+    description: str | None = None
+    doc: str | None = None
+    for m in markers:
+        k, a = m.kind, m.args
+        if k == "description":
+            description = str(a[0])
+        elif k == "doc":
+            doc = str(a[0])
+        elif k == "range":
+            if a[0] is not None:
+                frag["minimum"] = a[0]
+            if a[1] is not None:
+                frag["maximum"] = a[1]
+        elif k == "string_length":
+            frag["maxLength"] = a[0]
+            if a[1]:
+                frag["minLength"] = a[1]
+        elif k == "min_length":
+            frag["minItems" if is_array else "minLength"] = a[0]
+        elif k == "max_length":
+            frag["maxItems" if is_array else "maxLength"] = a[0]
+        elif k == "length":
+            frag["minItems" if is_array else "minLength"] = a[0]
+            frag["maxItems" if is_array else "maxLength"] = a[1]
+        elif k == "pattern":
+            frag["pattern"] = a[0]
+        elif k == "email":
+            frag["format"] = "email"
+        elif k == "url":
+            frag["format"] = "uri"
+    if description is not None or doc is not None:
+        frag["description"] = description if description is not None else doc
+    return _ordered(frag)
+
+
+def fragment(node: TypeNode, naming: str | None) -> Schema:
+    """The schema fragment of a (checked) type."""
+    if isinstance(node, Scalar):
+        frag = dict(_SCALARS[node.kind])
+        if node.minimum is not None:
+            frag["minimum"] = node.minimum
+            frag["maximum"] = node.maximum
+        return frag
+    if isinstance(node, Annotated):
+        disc = rules.marker(node, "discriminator")
+        inner = node.inner
+        if isinstance(inner, Nullable):
+            return _nullable(_apply(_fragment_with(inner.inner, naming, disc), node.markers))
+        return _apply(_fragment_with(inner, naming, disc), node.markers)
+    if isinstance(node, Nullable):
+        return _nullable(fragment(node.inner, naming))
+    if isinstance(node, EnumType):
+        return {"type": "string", "enum": list(node.members)}
+    if isinstance(node, LiteralType):
+        return {"type": rules.literal_json_type(node.values[0]), "enum": list(node.values)}
+    if isinstance(node, ArrayType):
+        frag = {"type": "array", "items": fragment(node.item, naming)}
+        if node.unique:
+            frag["uniqueItems"] = True
+        return frag
+    if isinstance(node, MapType):
+        return {"type": "object", "additionalProperties": fragment(node.value, naming)}
+    if isinstance(node, JsonType):
+        return {} if node.kind == "value" else {"type": node.kind}
+    if isinstance(node, Record):
+        return record_schema(node, naming)
+    if isinstance(node, UnionType):
+        return _union(node, naming, None)
+    raise TypeError(f"no schema for {node!r}; check the tool with diagnostics.check_tool first")
+
+
+def _fragment_with(node: TypeNode, naming: str | None, disc: Marker | None) -> Schema:
+    if isinstance(node, UnionType):
+        return _union(node, naming, None if disc is None else str(disc.args[0]))
+    return fragment(node, naming)
+
+
+def _union(node: UnionType, naming: str | None, explicit: str | None) -> Schema:
+    literal = rules.merged_literal(node)
+    if literal is not None:
+        return fragment(literal, naming)
+    found = rules.find_discriminator(node, explicit)
+    if isinstance(found, str):
+        raise TypeError(f"union {node!r} has no discriminator; check the tool first")
+    return {
+        "anyOf": [
+            record_schema(member, naming, (found.field, tag)) for member, tag in zip(found.members, found.tags)
+        ]
+    }
+
+
+def _property(node: TypeNode, naming: str | None, doc: str | None, default: Default) -> Schema:
+    frag = fragment(node, naming)
+    changed = False
+    if doc is not None and "description" not in frag:
+        frag["description"] = doc
+        changed = True
+    if default.state == "value":
+        frag["default"] = default.value
+    return _ordered(frag) if changed else frag
+
+
+def record_schema(record: Record, naming: str | None, tag: tuple[str, str] | None = None) -> Schema:
+    """A record's closed object; ``tag`` is (discriminator field, this member's tag) in a union."""
+    properties: Schema = {}
+    required: list[str] = []
+    for f in record.fields:
+        name = rules.wire_name(f, naming)
+        if tag is not None and f.name == tag[0]:
+            properties[name] = {"type": "string", "enum": [tag[1]]}
+            required.append(name)
+            continue
+        properties[name] = _property(f.type, naming, rules.field_doc(record, f.name), f.default)
+        if f.required:
+            required.append(name)
+    out: Schema = {"type": "object", "properties": properties}
+    if required:
+        out["required"] = required
+    out["additionalProperties"] = False
+    return out
+
+
+def input_schema(tool: ToolModel) -> Schema:
+    """The closed object a model fills in to call the tool."""
+    properties: Schema = {}
+    required: list[str] = []
+    for p in rules.model_params(tool):
+        properties[p.name] = _property(p.type, tool.naming, rules.param_doc(tool, p.name), p.default)
+        if not p.default.present:
+            required.append(p.name)
+    if tool.invocation_mode == "model_choice":
+        properties[rules.INVOCATION_MODE] = dict(_INVOCATION_MODE_PROPERTY)
+    out: Schema = {"type": "object", "properties": properties}
+    if required:
+        out["required"] = required
+    out["additionalProperties"] = False
+    return out
+
+
+def output_schema(tool: ToolModel) -> Schema | None:
+    """The fragment of the return type, when the result is a typed value (not text or parts)."""
+    if rules.return_category(tool) != "value":
+        return None
+    assert tool.returns.type is not None
+    return fragment(tool.returns.type, tool.naming)

@@ -1,0 +1,449 @@
+"""``Tool``, the ``@tool`` decorator, and ``tools_of``.
+
+A ``Tool`` is built from a function in three steps that never mix: lower it into the
+model (``typing_front``), check the model (``diagnostics``, which raises here as
+``ToolDefinitionError``), write its schemas (``schema``). The binder is compiled from the
+same model on first use. Methods are finished when their class is created
+(``__set_name__``), because only then is the class (and its type parameters) known.
+"""
+
+from __future__ import annotations
+
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Generic,
+    Mapping,
+    TypeVar,
+    overload,
+)
+
+from typing_extensions import Concatenate, ParamSpec, Self
+
+from . import diagnostics, rules, schema
+from .model import ClassModel, Returns, ToolModel
+from .typing_front import Unresolved, lower_function
+
+if TYPE_CHECKING:
+    from .binding import Binder
+
+__all__ = ["Tool", "ToolDefinitionError", "tool", "tools_of"]
+
+P = ParamSpec("P")
+P2 = ParamSpec("P2")
+R = TypeVar("R", covariant=True)
+R2 = TypeVar("R2")
+S = TypeVar("S")
+
+_INVOCATION_MODES = ("wait", "model_choice")
+
+
+class ToolDefinitionError(TypeError):
+    """A function that cannot be a tool, with the contract's OLT code.
+
+    ``code`` is the first finding's; ``diagnostics`` holds every finding, and the message
+    lists them all, one per line.
+    """
+
+    def __init__(self, findings: list[diagnostics.Diagnostic]) -> None:
+        self.diagnostics = findings
+        self.code = findings[0].code
+        super().__init__("\n".join(f"{d.message}  [{d.code}]" for d in findings))
+
+
+def _raise_findings(findings: list[diagnostics.Diagnostic]) -> None:
+    if findings:
+        raise ToolDefinitionError(findings)
+
+
+def _is_method_qualname(fn: Callable[..., Any]) -> bool:
+    parts = getattr(fn, "__qualname__", "").split(".")
+    return len(parts) >= 2 and parts[-2] != "<locals>"
+
+
+class _Options:
+    """The ``@tool(...)`` / ``Tool.create(...)`` keyword arguments, as given."""
+
+    __slots__ = (
+        "name",
+        "description",
+        "ends_loop",
+        "requires_approval",
+        "parallel_safe",
+        "timeout_seconds",
+        "naming",
+        "invocation_mode",
+    )
+
+    def __init__(
+        self,
+        name: str | None,
+        description: str | None,
+        ends_loop: bool,
+        requires_approval: bool,
+        parallel_safe: bool,
+        timeout_seconds: float,
+        naming: str | None,
+        invocation_mode: str,
+    ) -> None:
+        if invocation_mode not in _INVOCATION_MODES:
+            raise ValueError(f"invocation_mode must be 'wait' or 'model_choice', not {invocation_mode!r}")
+        if timeout_seconds < 0:
+            raise ValueError(f"timeout_seconds must be 0 (none) or more, not {timeout_seconds!r}")
+        self.name = name
+        self.description = description
+        self.ends_loop = ends_loop
+        self.requires_approval = requires_approval
+        self.parallel_safe = parallel_safe
+        self.timeout_seconds = timeout_seconds
+        self.naming = naming
+        self.invocation_mode = invocation_mode
+
+
+class Tool(Generic[P, R]):
+    """A function offered to a model: its schemas, its metadata, and a strict binder.
+
+    Calling a ``Tool`` calls the function with its own signature. As a class attribute
+    it is a descriptor: ``Cls.method`` is the unbound tool, ``obj.method`` a tool bound
+    to ``obj`` whose schema never contains ``self``.
+    """
+
+    fn: Callable[..., Any]
+    """The underlying function (for a method: the plain function, taking ``self``)."""
+
+    def __init__(self, fn: Callable[P, R], options: _Options, *, binding: str, owner: object = None) -> None:
+        # binding: "function", "method" (self in fn), "classmethod", "staticmethod", "bound"
+        self.fn = fn
+        self._options = options
+        self._binding = binding
+        self._owner = owner  # the instance or class the first argument is bound to
+        self._model: ToolModel | None = None
+        self._input_schema: dict[str, Any] | None = None
+        self._output_schema: dict[str, Any] | None = None
+        self._binder: Binder | None = None
+        self._class_type_params: tuple[str, ...] = ()
+        self._classname: str | None = None
+        code = getattr(fn, "__code__", None)
+        self.is_async: bool = bool(code is not None and code.co_flags & 0x80)
+        self.__wrapped__ = fn
+        self.__doc__ = getattr(fn, "__doc__", None)
+        self.__name__ = getattr(fn, "__name__", "tool")
+        self.__qualname__ = getattr(fn, "__qualname__", self.__name__)
+        self.__module__ = getattr(fn, "__module__", __name__)
+
+    # -- construction ---------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        fn: Callable[P2, R2],
+        name: str | None = None,
+        description: str | None = None,
+        ends_loop: bool = False,
+        requires_approval: bool = False,
+        parallel_safe: bool = True,
+        timeout_seconds: float = 0,
+        naming: str | None = None,
+        invocation_mode: str = "wait",
+    ) -> Tool[P2, R2]:
+        """Make a tool of ``fn`` (a function, a bound method, or a static/class method)."""
+        options = _Options(
+            name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode
+        )
+        return _make(fn, options)  # type: ignore[return-value]
+
+    def _lower(self, final: bool) -> ToolModel | None:
+        o = self._options
+        fn: Any = self.fn
+        try:
+            model = lower_function(
+                fn,
+                skip_first=self._binding in ("method", "classmethod", "bound"),
+                explicit_name=o.name,
+                explicit_description=o.description,
+                naming=o.naming,
+                invocation_mode=o.invocation_mode,
+                ends_loop=o.ends_loop,
+                requires_approval=o.requires_approval,
+                parallel_safe=o.parallel_safe,
+                timeout_seconds=o.timeout_seconds,
+                class_type_params=self._class_type_params,
+            )
+        except Unresolved as e:
+            if not final:
+                return None
+            raise ToolDefinitionError(
+                [
+                    diagnostics.Diagnostic(
+                        "OLT002",
+                        f"Tool '{self.name}': the annotation {str(e)!r} cannot be resolved; "
+                        "import the type at module level (not only under TYPE_CHECKING)",
+                    )
+                ]
+            ) from None
+        _raise_findings(diagnostics.check_tool(model))
+        return model
+
+    def _finish(self, final: bool) -> None:
+        """Lower, check and describe the tool; ``final=False`` may defer unresolved names."""
+        if self._model is not None:
+            return
+        model = self._lower(final)
+        if model is None:
+            return
+        self._input_schema = schema.input_schema(model)
+        self._output_schema = schema.output_schema(model)
+        self._model = model
+
+    @property
+    def model(self) -> ToolModel:
+        """The neutral model of this tool (lowered and checked on first use if deferred)."""
+        if self._model is None:
+            self._finish(final=True)
+            assert self._model is not None
+        return self._model
+
+    # -- what a model and a host see ------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        o = self._options
+        return o.name if o.name is not None else rules.snake_case(self.__name__)
+
+    @property
+    def description(self) -> str:
+        return rules.tool_description(self.model)
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        self.model
+        assert self._input_schema is not None
+        return self._input_schema
+
+    @property
+    def output_schema(self) -> dict[str, Any] | None:
+        self.model
+        return self._output_schema
+
+    @property
+    def ends_loop(self) -> bool:
+        return self._options.ends_loop
+
+    @property
+    def requires_approval(self) -> bool:
+        return self._options.requires_approval
+
+    @property
+    def parallel_safe(self) -> bool:
+        return self._options.parallel_safe
+
+    @property
+    def timeout_seconds(self) -> float:
+        return self._options.timeout_seconds
+
+    @property
+    def invocation_mode(self) -> str:
+        return self._options.invocation_mode
+
+    @property
+    def returns(self) -> Returns:
+        return self.model.returns
+
+    def __repr__(self) -> str:
+        return f"<Tool {self.name!r} of {self.__qualname__}>"
+
+    # -- binding and calling --------------------------------------------------------
+
+    def bind(self, arguments: str | bytes | Mapping[str, object], provider: str | None = None) -> dict[str, object]:
+        """Strictly bind a model's arguments; the keyword arguments to call the function with.
+
+        Raises ``ArgumentError`` (with ``.path``) when the arguments do not fit the schema.
+        """
+        binder = self._binder
+        if binder is None:
+            from .binding import compile_binder
+
+            binder = self._binder = compile_binder(self.model)
+        return binder(arguments, provider)
+
+    def call_with(self, arguments: Mapping[str, object]) -> Any:
+        """Call the function with bound keyword arguments (positional-only ones are placed)."""
+        fn: Any = self.fn
+        code = fn.__code__
+        posonly = code.co_posonlyargcount
+        lead: list[object] = []
+        if self._binding in ("bound", "classmethod"):
+            lead.append(self._owner)
+            names = code.co_varnames[1:posonly] if posonly else ()
+        else:
+            names = code.co_varnames[:posonly] if posonly else ()
+        if names and any(n in arguments for n in names):
+            kwargs = dict(arguments)
+            lead.extend(kwargs.pop(n) for n in names if n in kwargs)
+            return fn(*lead, **kwargs)
+        return fn(*lead, **arguments)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        if self._binding in ("bound", "classmethod"):
+            return self.fn(self._owner, *args, **kwargs)  # type: ignore[no-any-return]
+        return self.fn(*args, **kwargs)  # type: ignore[no-any-return]
+
+    # -- the descriptor -------------------------------------------------------------
+
+    def __set_name__(self, owner: type, attr: str) -> None:
+        if self._binding == "function":
+            return
+        params = tuple(getattr(t, "__name__", str(t)) for t in getattr(owner, "__parameters__", ()))
+        params += tuple(getattr(t, "__name__", str(t)) for t in getattr(owner, "__type_params__", ()))
+        self._class_type_params = tuple(dict.fromkeys(params))
+        self._classname = owner.__name__
+        if self._class_type_params:
+            self._finish(final=True)  # OLT010 (and anything else) now, at class creation
+        _check_duplicates(owner, self)
+        self._finish(final=False)
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Self: ...
+
+    @overload
+    def __get__(self: Tool[Concatenate[S, P2], R2], obj: S, owner: type | None = None) -> Tool[P2, R2]: ...
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        if self._binding == "classmethod":
+            return self._bound_to(owner if owner is not None else type(obj))
+        if obj is None or self._binding != "method":
+            return self
+        return self._bound_to(obj)
+
+    def _bound_to(self, target: object) -> Tool[Any, Any]:
+        bound: Tool[Any, Any] = Tool.__new__(Tool)
+        bound.__dict__.update(self.__dict__)
+        bound._binding = "bound" if self._binding == "method" else "classmethod"
+        bound._owner = target
+        if self._model is None:
+            self._finish(final=True)
+            bound.__dict__.update(self.__dict__)
+            bound._binding = "bound" if self._binding == "method" else "classmethod"
+            bound._owner = target
+        return bound
+
+
+def _make(fn: Any, options: _Options) -> Tool[Any, Any]:
+    misapplied = None
+    if isinstance(fn, staticmethod):
+        binding, fn = "staticmethod", fn.__func__
+    elif isinstance(fn, classmethod):
+        binding, fn = "classmethod", fn.__func__
+    elif isinstance(fn, Tool):
+        raise ToolDefinitionError(
+            [diagnostics.Diagnostic("OLT001", f"Tool '{fn.name}': @tool is applied twice; remove one")]
+        )
+    elif isinstance(fn, type):
+        misapplied = "class"
+    elif isinstance(fn, property):
+        misapplied = "property"
+    elif hasattr(fn, "__func__") and hasattr(fn, "__self__"):  # a bound method
+        return _make_bound(fn, options)
+    elif getattr(fn, "__name__", None) == "_overload_dummy":
+        misapplied = "overload"
+    elif not hasattr(fn, "__code__"):
+        misapplied = type(fn).__name__
+    else:
+        binding = "method" if _is_method_qualname(fn) else "function"
+    if misapplied is not None:
+        name = options.name or rules.snake_case(getattr(fn, "__name__", type(fn).__name__))
+        model = ToolModel(name, options.name, None, None, (), Returns("none"), misapplied_to=misapplied)
+        _raise_findings(diagnostics.check_tool(model))
+    t: Tool[Any, Any] = Tool(fn, options, binding=binding)
+    if binding == "function":
+        t._finish(final=False)
+    return t
+
+
+def _make_bound(method: Any, options: _Options) -> Tool[Any, Any]:
+    fn = method.__func__
+    t: Tool[Any, Any] = Tool(fn, options, binding="bound", owner=method.__self__)
+    if isinstance(method.__self__, type):
+        t._binding = "classmethod"
+    t._finish(final=False)
+    return t
+
+
+def _check_duplicates(owner: type, current: Tool[Any, Any]) -> None:
+    seen: list[ToolModel] = []
+    for value in owner.__dict__.values():
+        if not isinstance(value, Tool):
+            continue
+        seen.append(ToolModel(value.__name__, value._options.name, None, None, (), Returns("none"), loc=value))
+        if value is current:
+            break
+    findings = [d for d in diagnostics.check_class(ClassModel(owner.__name__, tuple(seen))) if d.loc is current]
+    _raise_findings(findings)
+
+
+def tools_of(obj: object) -> list[Tool[..., Any]]:
+    """The ``@tool`` methods of an instance (or class), bound to it, in definition order.
+
+    Base classes' tools come first; an override keeps its base's place.
+    """
+    cls = obj if isinstance(obj, type) else type(obj)
+    found: dict[str, Tool[..., Any]] = {}
+    for klass in reversed(cls.__mro__):
+        for attr, value in klass.__dict__.items():
+            if isinstance(value, Tool):
+                found[attr] = value
+            elif attr in found:
+                del found[attr]
+    for klass in cls.__mro__:
+        for attr, value in klass.__dict__.items():
+            if isinstance(value, Tool):
+                _check_duplicates(klass, value)
+    return [value.__get__(None if isinstance(obj, type) else obj, cls) for value in found.values()]
+
+
+class _ToolDecorator:
+    """``tool``: ``@tool`` or ``@tool(name=..., ...)``. An instance so mypy can hook its ``__call__``."""
+
+    @overload
+    def __call__(self, fn: Callable[P2, R2], /) -> Tool[P2, R2]: ...
+
+    @overload
+    def __call__(
+        self,
+        fn: None = None,
+        /,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        ends_loop: bool = False,
+        requires_approval: bool = False,
+        parallel_safe: bool = True,
+        timeout_seconds: float = 0,
+        naming: str | None = None,
+        invocation_mode: str = "wait",
+    ) -> Callable[[Callable[P2, R2]], Tool[P2, R2]]: ...
+
+    def __call__(
+        self,
+        fn: Callable[..., Any] | None = None,
+        /,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        ends_loop: bool = False,
+        requires_approval: bool = False,
+        parallel_safe: bool = True,
+        timeout_seconds: float = 0,
+        naming: str | None = None,
+        invocation_mode: str = "wait",
+    ) -> Any:
+        options = _Options(
+            name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode
+        )
+        if fn is not None:
+            return _make(fn, options)
+        return lambda f: _make(f, options)
+
+
+tool = _ToolDecorator()

@@ -1,0 +1,531 @@
+"""The runtime front end: Python functions and ``typing`` objects -> the neutral model.
+
+It reports what was written and never judges: an ``Any`` becomes ``Unsupported("any")``
+and the shared core decides it is OLT002. Lowered records are cached per class (and type
+arguments), which keeps building many tools over the same records cheap.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import decimal
+import enum
+import sys
+import types
+import typing
+import uuid
+from collections import abc
+from typing import Any, Callable, Literal, Mapping
+
+import typing_extensions
+
+from . import annotations as ann
+from .context import CancellationToken, ToolContext
+from .model import (
+    NO_DEFAULT,
+    NONE_DEFAULT,
+    OPAQUE_DEFAULT,
+    Annotated,
+    ArrayType,
+    Default,
+    EnumType,
+    JsonType,
+    LiteralType,
+    MapType,
+    Marker,
+    NotARecord,
+    Nullable,
+    Param,
+    ParamKind,
+    Record,
+    RecordField,
+    Returns,
+    Scalar,
+    ScalarKind,
+    SelfReference,
+    ToolModel,
+    TypeNode,
+    TypeVarRef,
+    UnionType,
+    Unsupported,
+)
+from .results import JsonPart, TextPart, ToolResult
+from .types import CharMarker, JsonMarker, SizedInt
+
+__all__ = ["lower_type", "lower_function", "Unresolved"]
+
+_SCALARS: dict[object, ScalarKind] = {
+    bool: ScalarKind.BOOL,
+    int: ScalarKind.INT,
+    float: ScalarKind.FLOAT,
+    decimal.Decimal: ScalarKind.DECIMAL,
+    str: ScalarKind.STR,
+    uuid.UUID: ScalarKind.UUID,
+    datetime.datetime: ScalarKind.DATETIME,
+    datetime.date: ScalarKind.DATE,
+    datetime.time: ScalarKind.TIME,
+    datetime.timedelta: ScalarKind.TIMEDELTA,
+    bytes: ScalarKind.BYTES,
+}
+
+_LISTS = {list, abc.Sequence, abc.MutableSequence, abc.Iterable, abc.Collection}
+_SETS = {set: "set", abc.Set: "set", abc.MutableSet: "set", frozenset: "frozenset"}
+_MAPS = {dict, abc.Mapping, abc.MutableMapping}
+_BARE = _LISTS | set(_SETS) | _MAPS | {tuple}
+_UNIONS: set[object] = {typing.Union}
+if sys.version_info >= (3, 10):
+    _UNIONS.add(types.UnionType)
+_ANNOTATED = {typing.Annotated, typing_extensions.Annotated}
+_LITERALS = {typing.Literal, typing_extensions.Literal}
+_TD_WRAPPERS = {
+    getattr(m, n)
+    for m in (typing, typing_extensions)
+    for n in ("Required", "NotRequired", "ReadOnly")
+    if hasattr(m, n)
+}
+_PARTS = {TextPart, JsonPart, ToolResult}
+
+
+class Unresolved(Exception):
+    """An annotation names something that does not exist (yet): lowering is retried later."""
+
+
+def _marker(meta: object) -> Marker | None:
+    """The neutral form of one ``Annotated`` metadata object; None for unknown ones."""
+    if isinstance(meta, ann.Description):
+        return Marker("description", (meta.text,))
+    if isinstance(meta, ann.Range):
+        return Marker("range", (meta.min, meta.max))
+    if isinstance(meta, ann.StringLength):
+        return Marker("string_length", (meta.max, meta.min_length))
+    if isinstance(meta, ann.MinLength):
+        return Marker("min_length", (meta.n,))
+    if isinstance(meta, ann.MaxLength):
+        return Marker("max_length", (meta.n,))
+    if isinstance(meta, ann.Length):
+        return Marker("length", (meta.min, meta.max))
+    if isinstance(meta, ann.Pattern):
+        return Marker("pattern", (meta.pattern,))
+    if isinstance(meta, ann.Email):
+        return Marker("email")
+    if isinstance(meta, ann.Url):
+        return Marker("url")
+    if isinstance(meta, ann.JsonName):
+        return Marker("json_name", (meta.name,))
+    if isinstance(meta, ann.Discriminator):
+        return Marker("discriminator", (meta.field,))
+    cls = type(meta)
+    if cls.__name__ == "Doc" and cls.__module__ in ("typing_extensions", "typing"):
+        return Marker("doc", (getattr(meta, "documentation"),))
+    if cls.__module__ == "annotated_types":
+        return _annotated_types_marker(meta)
+    return None
+
+
+def _annotated_types_marker(meta: object) -> Marker | None:
+    name = type(meta).__name__
+    get = lambda attr: getattr(meta, attr, None)  # noqa: E731
+    if name == "Ge":
+        return Marker("range", (get("ge"), None))
+    if name == "Le":
+        return Marker("range", (None, get("le")))
+    if name == "Interval":
+        if get("ge") is None and get("le") is None:
+            return None
+        return Marker("range", (get("ge"), get("le")))
+    if name == "MinLen":
+        return Marker("min_length", (get("min_length"),))
+    if name == "MaxLen":
+        return Marker("max_length", (get("max_length"),))
+    if name == "Len":
+        lo, hi = get("min_length"), get("max_length")
+        if hi is None:
+            return Marker("min_length", (lo,))
+        return Marker("length", (lo, hi))
+    return None
+
+
+class _Lowering:
+    """One lowering pass: the stack of records being entered, for OLT006."""
+
+    def __init__(self, subst: Mapping[object, object] | None = None) -> None:
+        self.stack: list[object] = []
+        self.subst: Mapping[object, object] = subst or {}
+
+    def lower(self, tp: object) -> TypeNode:
+        if isinstance(tp, (str, typing.ForwardRef)):
+            raise Unresolved(tp if isinstance(tp, str) else tp.__forward_arg__)
+        if tp is None or tp is type(None):
+            return Unsupported("none")
+        if tp is Any or tp is typing_extensions.Any:
+            return Unsupported("any")
+        if tp is object:
+            return Unsupported("object")
+        kind = _SCALARS.get(tp) if isinstance(tp, type) else None
+        if kind is not None:
+            return Scalar(kind)
+        if isinstance(tp, typing.TypeVar):
+            if tp in self.subst:
+                return self.lower(self.subst[tp])
+            return TypeVarRef(tp.__name__)
+        supertype = getattr(tp, "__supertype__", None)
+        if supertype is not None:
+            return self.lower(supertype)
+        origin = typing.get_origin(tp)
+        if origin is not None:
+            return self._generic(tp, origin, typing.get_args(tp))
+        if isinstance(tp, type):
+            return self._class(tp)
+        if callable(tp):
+            return Unsupported("callable")
+        return Unsupported("other", repr(tp))
+
+    def _generic(self, tp: object, origin: object, args: tuple[Any, ...]) -> TypeNode:
+        if origin in _ANNOTATED:
+            return self._annotated(typing.get_args(tp)[0], tp.__metadata__)  # type: ignore[attr-defined]
+        if origin in _UNIONS:
+            return self._union(args)
+        if origin in _LITERALS:
+            return self._literal(args)
+        if origin in _TD_WRAPPERS:
+            return self.lower(args[0])
+        if not args:
+            return Unsupported("bare", getattr(origin, "__name__", repr(origin)))
+        if origin in _LISTS:
+            return ArrayType(self.lower(args[0]), "list")
+        if origin is tuple:
+            if len(args) == 2 and args[1] is Ellipsis:
+                return ArrayType(self.lower(args[0]), "tuple")
+            return Unsupported("fixed_tuple")
+        if origin in _SETS:
+            return ArrayType(self.lower(args[0]), _SETS[origin])  # type: ignore[arg-type]
+        if origin in _MAPS:
+            key = args[0]
+            while getattr(key, "__supertype__", None) is not None:
+                key = key.__supertype__
+            if key is not str:
+                return Unsupported("dict_key")
+            return MapType(self.lower(args[1]))
+        if origin in (abc.Callable, typing.Callable):
+            return Unsupported("callable")
+        if isinstance(origin, type) and _record_kind(origin) is not None:
+            params = getattr(origin, "__parameters__", ())
+            return self._record(origin, dict(zip(params, (self._subst(a) for a in args))))
+        if isinstance(origin, type):
+            return Unsupported("collection", origin.__name__)
+        return Unsupported("other", repr(tp))
+
+    def _subst(self, arg: object) -> object:
+        return self.subst.get(arg, arg) if isinstance(arg, typing.TypeVar) else arg
+
+    def _annotated(self, base: object, metadata: tuple[object, ...]) -> TypeNode:
+        markers: list[Marker] = []
+        node: TypeNode | None = None
+        for meta in metadata:
+            if isinstance(meta, SizedInt):
+                node = Scalar(ScalarKind.INT, meta.minimum, meta.maximum, meta.name)
+            elif isinstance(meta, CharMarker):
+                node = Scalar(ScalarKind.CHAR)
+            elif isinstance(meta, JsonMarker):
+                node = JsonType(meta.kind)  # type: ignore[arg-type]
+            else:
+                m = _marker(meta)
+                if m is not None:
+                    markers.append(m)
+        if node is None:
+            node = self.lower(base)
+        if isinstance(node, Annotated):  # Annotated flattened through a NewType or alias
+            markers = [*node.markers, *markers]
+            node = node.inner
+        return Annotated(node, tuple(markers)) if markers else node
+
+    def _union(self, args: tuple[Any, ...]) -> TypeNode:
+        nullable = any(a is None or a is type(None) for a in args)
+        members = [self.lower(a) for a in args if not (a is None or a is type(None))]
+        if not members:
+            return Unsupported("none")
+        node: TypeNode = members[0] if len(members) == 1 else UnionType(tuple(members))
+        return Nullable(node) if nullable else node
+
+    def _literal(self, args: tuple[Any, ...]) -> TypeNode:
+        values: list[str | int | bool] = []
+        nullable = False
+        for v in args:
+            if v is None:
+                nullable = True
+            elif type(v) in (str, int, bool):
+                if not any(v == seen and type(v) is type(seen) for seen in values):
+                    values.append(v)
+            else:
+                return Unsupported("other", f"Literal[{v!r}]")
+        if not values:
+            return Unsupported("none")
+        node = LiteralType(tuple(values))
+        return Nullable(node) if nullable else node
+
+    def _class(self, tp: type) -> TypeNode:
+        if issubclass(tp, enum.Enum):
+            return EnumType(tp.__name__, tuple(m.name for m in tp), issubclass(tp, enum.Flag), origin=tp)
+        if tp in _BARE or tp in (typing.List, typing.Dict, typing.Set, typing.FrozenSet, typing.Tuple):
+            return Unsupported("bare", tp.__name__)
+        if _record_kind(tp) is not None:
+            return self._record(tp, {})
+        if getattr(tp, "_is_protocol", False) or _is_abstract(tp):
+            return Unsupported("protocol", tp.__name__)
+        if tp in (ToolContext, CancellationToken) or tp in _PARTS:
+            return Unsupported("other", tp.__name__)
+        if issubclass(tp, type) or tp.__module__ in ("builtins", "collections", "collections.abc", "typing"):
+            return Unsupported("collection" if tp.__module__ != "builtins" else "other", tp.__name__)
+        return NotARecord(tp.__name__)
+
+    def _record(self, cls: type, subst: dict[object, object]) -> TypeNode:
+        if cls in self.stack:
+            return SelfReference(cls.__name__)
+        key = (cls, tuple(subst.items())) if subst else cls
+        cached = _RECORDS.get(key)
+        if cached is not None:  # cached records are acyclic, so safe under any stack
+            return cached
+        self.stack.append(cls)
+        outer_subst = self.subst
+        self.subst = subst
+        try:
+            record = _lower_record(self, cls)
+        finally:
+            self.subst = outer_subst
+            self.stack.pop()
+        if not _contains_self_reference(record):
+            try:
+                _RECORDS[key] = record
+            except TypeError:  # unhashable type arguments
+                pass
+        return record
+
+
+_RECORDS: dict[object, Record] = {}
+
+
+def _contains_self_reference(node: TypeNode) -> bool:
+    if isinstance(node, SelfReference):
+        return True
+    if isinstance(node, (Annotated, Nullable)):
+        return _contains_self_reference(node.inner)
+    if isinstance(node, ArrayType):
+        return _contains_self_reference(node.item)
+    if isinstance(node, MapType):
+        return _contains_self_reference(node.value)
+    if isinstance(node, Record):
+        return any(_contains_self_reference(f.type) for f in node.fields)
+    if isinstance(node, UnionType):
+        return any(_contains_self_reference(m) for m in node.members)
+    return False
+
+
+def _is_abstract(tp: type) -> bool:
+    return bool(getattr(tp, "__abstractmethods__", None))
+
+
+def _record_kind(tp: type) -> Literal["dataclass", "namedtuple", "typeddict"] | None:
+    if dataclasses.is_dataclass(tp):
+        return "dataclass"
+    if typing_extensions.is_typeddict(tp) or typing.is_typeddict(tp):
+        return "typeddict"
+    if issubclass(tp, tuple) and hasattr(tp, "_fields") and hasattr(tp, "__annotations__"):
+        return "namedtuple"
+    return None
+
+
+def _default(value: object) -> Default:
+    if value is None:
+        return NONE_DEFAULT
+    if isinstance(value, enum.Enum):
+        return Default.of(value.name)
+    if type(value) in (str, int, bool):
+        return Default.of(value)  # type: ignore[arg-type]
+    if type(value) is float:
+        return Default.of(value) if value == value and value not in (float("inf"), float("-inf")) else OPAQUE_DEFAULT
+    return OPAQUE_DEFAULT
+
+
+def _hints(obj: object, localns: Mapping[str, object] | None = None) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(obj, localns=dict(localns) if localns else None, include_extras=True)
+    except NameError as e:
+        raise Unresolved(getattr(e, "name", None) or str(e)) from None
+
+
+def _record_docstrings(cls: type) -> tuple[str, ...]:
+    docs: list[str] = []
+    seen: set[type] = set()
+
+    def visit(c: type) -> None:
+        if c in seen or c in (object, tuple, dict):
+            return
+        seen.add(c)
+        doc = c.__dict__.get("__doc__")
+        if isinstance(doc, str):
+            docs.append(doc)
+        for base in getattr(c, "__orig_bases__", c.__bases__):
+            base = typing.get_origin(base) or base
+            if isinstance(base, type) and _record_kind(base) is not None:
+                visit(base)
+
+    visit(cls)
+    return tuple(docs)
+
+
+def _lower_record(lowering: _Lowering, cls: type) -> Record:
+    kind = _record_kind(cls)
+    assert kind is not None
+    hints = _hints(cls)
+    fields: list[RecordField] = []
+    if kind == "dataclass":
+        for f in dataclasses.fields(cls):
+            if not f.init:
+                continue
+            has_default = f.default is not dataclasses.MISSING
+            has_factory = f.default_factory is not dataclasses.MISSING
+            default = _default(f.default) if has_default else (OPAQUE_DEFAULT if has_factory else NO_DEFAULT)
+            fields.append(RecordField(f.name, lowering.lower(hints[f.name]), not (has_default or has_factory), default))
+        hashable = getattr(cls, "__hash__", None) is not None
+    elif kind == "namedtuple":
+        defaults: dict[str, object] = getattr(cls, "_field_defaults", {})
+        for name in cls._fields:  # type: ignore[attr-defined]
+            default = _default(defaults[name]) if name in defaults else NO_DEFAULT
+            fields.append(RecordField(name, lowering.lower(hints[name]), name not in defaults, default))
+        hashable = True
+    else:
+        required_keys = getattr(cls, "__required_keys__", frozenset(hints))
+        for name in cls.__annotations__:
+            fields.append(RecordField(name, lowering.lower(hints[name]), name in required_keys, NO_DEFAULT))
+        hashable = False
+    return Record(cls.__name__, kind, tuple(fields), _record_docstrings(cls), hashable, origin=cls)
+
+
+def lower_type(tp: object) -> TypeNode:
+    """Lower one annotation (already evaluated) into the model."""
+    return _Lowering().lower(tp)
+
+
+def _context_kind(tp: object) -> ParamKind | None:
+    if tp is ToolContext:
+        return "context"
+    if tp is CancellationToken:
+        return "cancellation"
+    return None
+
+
+def _unwrap_awaitable(tp: object) -> object:
+    origin = typing.get_origin(tp)
+    if origin in (abc.Awaitable, abc.Coroutine):
+        return typing.get_args(tp)[-1]
+    return tp
+
+
+def _returns(tp: object, has_annotation: bool) -> Returns:
+    if not has_annotation:
+        return Returns("unannotated")
+    tp = _unwrap_awaitable(tp)
+    if tp is None or tp is type(None):
+        return Returns("none")
+    if tp in _PARTS:
+        return Returns("parts")
+    origin = typing.get_origin(tp)
+    if origin in _UNIONS and all(a in _PARTS for a in typing.get_args(tp)):
+        return Returns("parts")
+    if origin in _LISTS or origin is tuple:
+        args = typing.get_args(tp)
+        item = args[0] if args else None
+        if item in _PARTS or (typing.get_origin(item) in _UNIONS and all(a in _PARTS for a in typing.get_args(item))):
+            return Returns("parts")
+    return Returns("type", _Lowering().lower(tp))
+
+
+class _Signature:
+    """What ``inspect.signature`` would say, read straight from the code object (faster)."""
+
+    __slots__ = ("names", "kinds", "defaults")
+
+    def __init__(self, fn: Callable[..., Any], skip_first: bool) -> None:
+        code = fn.__code__
+        pos = code.co_argcount
+        kwonly = code.co_kwonlyargcount
+        names = list(code.co_varnames[: pos + kwonly])
+        kinds: list[ParamKind] = ["normal"] * len(names)
+        defaults: dict[str, object] = {}
+        pos_defaults = fn.__defaults__ or ()
+        for name, value in zip(names[pos - len(pos_defaults) : pos], pos_defaults):
+            defaults[name] = value
+        defaults.update(fn.__kwdefaults__ or {})
+        index = pos + kwonly
+        if code.co_flags & 0x04:  # CO_VARARGS
+            names.insert(pos, code.co_varnames[index])
+            kinds.insert(pos, "var_positional")
+            index += 1
+        if code.co_flags & 0x08:  # CO_VARKEYWORDS
+            names.append(code.co_varnames[index])
+            kinds.append("var_keyword")
+        if skip_first and names and kinds[0] == "normal":
+            del names[0], kinds[0]
+        self.names = names
+        self.kinds = kinds
+        self.defaults = defaults
+
+
+def lower_function(
+    fn: Callable[..., Any],
+    *,
+    skip_first: bool,
+    explicit_name: str | None = None,
+    explicit_description: str | None = None,
+    naming: str | None = None,
+    invocation_mode: str = "wait",
+    ends_loop: bool = False,
+    requires_approval: bool = False,
+    parallel_safe: bool = True,
+    timeout_seconds: float = 0,
+    class_type_params: tuple[str, ...] = (),
+    localns: Mapping[str, object] | None = None,
+) -> ToolModel:
+    """Lower a plain function (``skip_first`` drops ``self``/``cls``).
+
+    Raises ``Unresolved`` when an annotation names something not defined yet; the caller
+    retries later (a method's class, or a record defined further down the module).
+    """
+    raw = getattr(fn, "__annotations__", {})
+    hints = _hints(fn, localns) if any(isinstance(a, str) for a in raw.values()) else dict(raw)
+    sig = _Signature(fn, skip_first)
+    params: list[Param] = []
+    for name, kind in zip(sig.names, sig.kinds):
+        if kind != "normal":
+            params.append(Param(name, Unsupported("other"), kind))
+            continue
+        default = _default(sig.defaults[name]) if name in sig.defaults else NO_DEFAULT
+        if name not in hints:
+            params.append(Param(name, Unsupported("missing"), "normal", default))
+            continue
+        tp = hints[name]
+        context = _context_kind(tp)
+        if context is not None:
+            params.append(Param(name, Unsupported("other"), context, default))
+            continue
+        params.append(Param(name, _Lowering().lower(tp), "normal", default))
+    returns = _returns(hints.get("return"), "return" in hints)
+    type_params = tuple(getattr(t, "__name__", str(t)) for t in getattr(fn, "__type_params__", ()))
+    return ToolModel(
+        function_name=fn.__name__,
+        explicit_name=explicit_name,
+        explicit_description=explicit_description,
+        docstring=fn.__doc__,
+        params=tuple(params),
+        returns=returns,
+        naming=naming,
+        invocation_mode=invocation_mode,
+        ends_loop=ends_loop,
+        requires_approval=requires_approval,
+        parallel_safe=parallel_safe,
+        timeout_seconds=timeout_seconds,
+        type_params=type_params,
+        class_type_params=class_type_params,
+        is_lambda=fn.__name__ == "<lambda>",
+    )
