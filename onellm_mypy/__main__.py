@@ -1,0 +1,4 @@
+from onellm_runtime.cli import main
+import sys
+
+sys.exit(main())
