@@ -154,7 +154,7 @@ def fragment(node: TypeNode, naming: str | None) -> Schema:
     if isinstance(node, LiteralType):
         return {"type": rules.literal_json_type(node.values[0]), "enum": list(node.values)}
     if isinstance(node, ArrayType):
-        frag = {"type": "array", "items": fragment(node.item, naming)}
+        frag: Schema = {"type": "array", "items": fragment(node.item, naming)}
         if node.unique:
             frag["uniqueItems"] = True
         return frag

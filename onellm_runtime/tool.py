@@ -151,7 +151,7 @@ class Tool(Generic[P, R]):
         options = _Options(
             name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode
         )
-        return _make(fn, options)  # type: ignore[return-value]
+        return _make(fn, options)
 
     def _lower(self, final: bool) -> ToolModel | None:
         o = self._options

@@ -125,7 +125,10 @@ def _marker(meta: object) -> Marker | None:
 
 def _annotated_types_marker(meta: object) -> Marker | None:
     name = type(meta).__name__
-    get = lambda attr: getattr(meta, attr, None)  # noqa: E731
+
+    def get(attr: str) -> Any:
+        return getattr(meta, attr, None)
+
     if name == "Ge":
         return Marker("range", (get("ge"), None))
     if name == "Le":
