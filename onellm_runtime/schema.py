@@ -136,7 +136,7 @@ def _apply(frag: Schema, markers: tuple[Marker, ...]) -> Schema:
 def fragment(node: TypeNode, naming: str | None) -> Schema:
     """The schema fragment of a (checked) type."""
     if isinstance(node, Scalar):
-        frag = dict(_SCALARS[node.kind])
+        frag: Schema = dict(_SCALARS[node.kind])
         if node.minimum is not None:
             frag["minimum"] = node.minimum
             frag["maximum"] = node.maximum
@@ -154,7 +154,7 @@ def fragment(node: TypeNode, naming: str | None) -> Schema:
     if isinstance(node, LiteralType):
         return {"type": rules.literal_json_type(node.values[0]), "enum": list(node.values)}
     if isinstance(node, ArrayType):
-        frag: Schema = {"type": "array", "items": fragment(node.item, naming)}
+        frag = {"type": "array", "items": fragment(node.item, naming)}
         if node.unique:
             frag["uniqueItems"] = True
         return frag

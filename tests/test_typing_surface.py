@@ -58,8 +58,10 @@ def test_mypy_reports_exactly_the_wrong_call_sites() -> None:
         cwd=ROOT,
         env={**os.environ, "MYPYPATH": ""},
     )
-    lines = {int(line.split(":")[1]) for line in proc.stdout.splitlines() if ": error:" in line}
+    errors = [line for line in proc.stdout.splitlines() if ": error:" in line]
+    lines = {int(line.split(":")[1]) for line in errors if line.startswith("tests/typing/tools_usage.py:")}
     assert lines == _expected_error_lines(), proc.stdout
+    assert len(errors) == len(lines), proc.stdout  # nothing reported elsewhere (the package itself)
 
 
 def test_runtime_package_is_pyright_strict_clean(tmp_path: Path) -> None:
