@@ -190,8 +190,6 @@ def flatten(text: str) -> str:
     ``:meth:`title <a.b>``` gives ``title``; ````x```` and ```x``` give ``x``.
     Nothing else is changed.
     """
-    if not isinstance(text, str):
-        return ""
     collapsed = " ".join(text.split())
     if "`" not in collapsed:
         return collapsed
@@ -297,10 +295,6 @@ def _numpy_head(stripped: str) -> _Head | None:
     if all(name.isidentifier() for name in names):
         return names, ""
     return None
-
-
-def _any_head(stripped: str) -> _Head | None:
-    return [stripped], ""
 
 
 def _entries(

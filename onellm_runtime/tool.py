@@ -16,6 +16,7 @@ from typing import (
     Generic,
     Mapping,
     TypeVar,
+    cast,
     overload,
 )
 
@@ -151,7 +152,7 @@ class Tool(Generic[P, R]):
         options = _Options(
             name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode
         )
-        return _make(fn, options)
+        return cls._from(fn, options)
 
     def _lower(self, final: bool) -> ToolModel | None:
         o = self._options
@@ -300,7 +301,7 @@ class Tool(Generic[P, R]):
         self._classname = owner.__name__
         if self._class_type_params:
             self._finish(final=True)  # OLT010 (and anything else) now, at class creation
-        _check_duplicates(owner, self)
+        self._check_duplicates(owner)
         self._finish(final=False)
 
     @overload
@@ -317,69 +318,76 @@ class Tool(Generic[P, R]):
         return self._bound_to(obj)
 
     def _bound_to(self, target: object) -> Tool[Any, Any]:
-        bound: Tool[Any, Any] = Tool.__new__(Tool)
+        self.model  # finish (or raise) before copying, so every bound copy shares the result
+        bound: Tool[Any, Any] = cast(Any, object.__new__(Tool))
         bound.__dict__.update(self.__dict__)
         bound._binding = "bound" if self._binding == "method" else "classmethod"
         bound._owner = target
-        if self._model is None:
-            self._finish(final=True)
-            bound.__dict__.update(self.__dict__)
-            bound._binding = "bound" if self._binding == "method" else "classmethod"
-            bound._owner = target
         return bound
 
+    @classmethod
+    def _from(cls, fn: Any, options: _Options) -> Tool[Any, Any]:
+        """``@tool`` and ``Tool.create``: sort out what was decorated, then build."""
+        misapplied: str | None = None
+        display_name: str = getattr(fn, "__name__", type(fn).__name__)
+        owner: object = None
+        func: Any = fn
+        binding = "function"
+        if isinstance(fn, (staticmethod, classmethod)):
+            binding = "staticmethod" if isinstance(fn, staticmethod) else "classmethod"
+            func = cast(Any, fn).__func__
+        elif isinstance(fn, Tool):
+            raise ToolDefinitionError(
+                [diagnostics.Diagnostic("OLT001", f"Tool '{fn.name}': @tool is applied twice; remove one")]
+            )
+        elif isinstance(fn, type):
+            misapplied = "class"
+        elif isinstance(fn, property):
+            misapplied = "property"
+        elif hasattr(fn, "__func__") and hasattr(fn, "__self__"):  # a bound method: no self in the schema
+            func, owner = fn.__func__, fn.__self__
+            binding = "classmethod" if isinstance(owner, type) else "bound"
+        elif getattr(fn, "__name__", None) == "_overload_dummy":
+            misapplied = "overload"
+        elif not hasattr(fn, "__code__"):
+            misapplied = type(fn).__name__
+        elif _is_method_qualname(fn):
+            binding = "method"
+        if misapplied is not None:
+            name = options.name or rules.snake_case(display_name)
+            model = ToolModel(name, options.name, None, None, (), Returns("none"), misapplied_to=misapplied)
+            _raise_findings(diagnostics.check_tool(model))
+        t: Tool[Any, Any] = Tool(func, options, binding=binding, owner=owner)
+        if binding in ("function", "bound") or owner is not None:
+            t._finish(final=False)  # a class member is finished by __set_name__
+        return t
 
-def _make(fn: Any, options: _Options) -> Tool[Any, Any]:
-    misapplied = None
-    if isinstance(fn, staticmethod):
-        binding, fn = "staticmethod", fn.__func__
-    elif isinstance(fn, classmethod):
-        binding, fn = "classmethod", fn.__func__
-    elif isinstance(fn, Tool):
-        raise ToolDefinitionError(
-            [diagnostics.Diagnostic("OLT001", f"Tool '{fn.name}': @tool is applied twice; remove one")]
-        )
-    elif isinstance(fn, type):
-        misapplied = "class"
-    elif isinstance(fn, property):
-        misapplied = "property"
-    elif hasattr(fn, "__func__") and hasattr(fn, "__self__"):  # a bound method
-        return _make_bound(fn, options)
-    elif getattr(fn, "__name__", None) == "_overload_dummy":
-        misapplied = "overload"
-    elif not hasattr(fn, "__code__"):
-        misapplied = type(fn).__name__
-    else:
-        binding = "method" if _is_method_qualname(fn) else "function"
-    if misapplied is not None:
-        name = options.name or rules.snake_case(getattr(fn, "__name__", type(fn).__name__))
-        model = ToolModel(name, options.name, None, None, (), Returns("none"), misapplied_to=misapplied)
-        _raise_findings(diagnostics.check_tool(model))
-    t: Tool[Any, Any] = Tool(fn, options, binding=binding)
-    if binding == "function":
-        t._finish(final=False)
-    return t
+    def _check_duplicates(self, owner: type) -> None:
+        """OLT007 for this tool against the tools defined before it in ``owner``."""
+        seen: list[ToolModel] = []
+        for value in owner.__dict__.values():
+            if not isinstance(value, Tool):
+                continue
+            other: Tool[Any, Any] = cast(Any, value)
+            seen.append(ToolModel(other.__name__, other._options.name, None, None, (), Returns("none"), loc=other))
+            if other is self:
+                break
+        findings = [d for d in diagnostics.check_class(ClassModel(owner.__name__, tuple(seen))) if d.loc is self]
+        _raise_findings(findings)
 
-
-def _make_bound(method: Any, options: _Options) -> Tool[Any, Any]:
-    fn = method.__func__
-    t: Tool[Any, Any] = Tool(fn, options, binding="bound", owner=method.__self__)
-    if isinstance(method.__self__, type):
-        t._binding = "classmethod"
-    t._finish(final=False)
-    return t
-
-
-def _check_duplicates(owner: type, current: Tool[Any, Any]) -> None:
-    seen: list[ToolModel] = []
-    for value in owner.__dict__.values():
-        if not isinstance(value, Tool):
-            continue
-        seen.append(ToolModel(value.__name__, value._options.name, None, None, (), Returns("none"), loc=value))
-        if value is current:
-            break
-    findings = [d for d in diagnostics.check_class(ClassModel(owner.__name__, tuple(seen))) if d.loc is current]
-    _raise_findings(findings)
+    @staticmethod
+    def _of(obj: object) -> list[Tool[..., Any]]:
+        cls = obj if isinstance(obj, type) else type(obj)
+        found: dict[str, Tool[..., Any]] = {}
+        for klass in reversed(cls.__mro__):
+            for attr, value in klass.__dict__.items():
+                if isinstance(value, Tool):
+                    tool_: Tool[..., Any] = cast(Any, value)
+                    tool_._check_duplicates(klass)
+                    found[attr] = tool_
+                elif attr in found:
+                    del found[attr]
+        return [value.__get__(None if isinstance(obj, type) else obj, cls) for value in found.values()]
 
 
 def tools_of(obj: object) -> list[Tool[..., Any]]:
@@ -387,19 +395,7 @@ def tools_of(obj: object) -> list[Tool[..., Any]]:
 
     Base classes' tools come first; an override keeps its base's place.
     """
-    cls = obj if isinstance(obj, type) else type(obj)
-    found: dict[str, Tool[..., Any]] = {}
-    for klass in reversed(cls.__mro__):
-        for attr, value in klass.__dict__.items():
-            if isinstance(value, Tool):
-                found[attr] = value
-            elif attr in found:
-                del found[attr]
-    for klass in cls.__mro__:
-        for attr, value in klass.__dict__.items():
-            if isinstance(value, Tool):
-                _check_duplicates(klass, value)
-    return [value.__get__(None if isinstance(obj, type) else obj, cls) for value in found.values()]
+    return Tool._of(obj)  # pyright: ignore[reportPrivateUsage]
 
 
 class _ToolDecorator:
@@ -442,8 +438,12 @@ class _ToolDecorator:
             name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode
         )
         if fn is not None:
-            return _make(fn, options)
-        return lambda f: _make(f, options)
+            return Tool._from(fn, options)  # pyright: ignore[reportPrivateUsage]
+
+        def decorate(f: Callable[..., Any]) -> Tool[Any, Any]:
+            return Tool._from(f, options)  # pyright: ignore[reportPrivateUsage]
+
+        return decorate
 
 
 tool = _ToolDecorator()

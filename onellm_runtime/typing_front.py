@@ -16,7 +16,7 @@ import types
 import typing
 import uuid
 from collections import abc
-from typing import Any, Callable, Literal, Mapping
+from typing import Any, Callable, Literal, Mapping, cast
 
 import typing_extensions
 
@@ -69,22 +69,23 @@ _SCALARS: dict[object, ScalarKind] = {
     bytes: ScalarKind.BYTES,
 }
 
-_LISTS = {list, abc.Sequence, abc.MutableSequence, abc.Iterable, abc.Collection}
-_SETS = {set: "set", abc.Set: "set", abc.MutableSet: "set", frozenset: "frozenset"}
-_MAPS = {dict, abc.Mapping, abc.MutableMapping}
+_LISTS: set[object] = {list, abc.Sequence, abc.MutableSequence, abc.Iterable, abc.Collection}
+_SETS: dict[object, Literal["set", "frozenset"]] = {set: "set", abc.Set: "set", abc.MutableSet: "set", frozenset: "frozenset"}
+_MAPS: set[object] = {dict, abc.Mapping, abc.MutableMapping}
 _BARE = _LISTS | set(_SETS) | _MAPS | {tuple}
 _UNIONS: set[object] = {typing.Union}
 if sys.version_info >= (3, 10):
     _UNIONS.add(types.UnionType)
-_ANNOTATED = {typing.Annotated, typing_extensions.Annotated}
-_LITERALS = {typing.Literal, typing_extensions.Literal}
-_TD_WRAPPERS = {
+_ANNOTATED: set[object] = {typing.Annotated, typing_extensions.Annotated}
+_LITERALS: set[object] = {typing.Literal, typing_extensions.Literal}
+_TD_WRAPPERS: set[object] = {
     getattr(m, n)
     for m in (typing, typing_extensions)
     for n in ("Required", "NotRequired", "ReadOnly")
     if hasattr(m, n)
 }
-_PARTS = {TextPart, JsonPart, ToolResult}
+_PARTS: set[object] = {TextPart, JsonPart, ToolResult}
+_CALLABLE: object = abc.Callable
 
 
 class Unresolved(Exception):
@@ -202,7 +203,7 @@ class _Lowering:
                 return ArrayType(self.lower(args[0]), "tuple")
             return Unsupported("fixed_tuple")
         if origin in _SETS:
-            return ArrayType(self.lower(args[0]), _SETS[origin])  # type: ignore[arg-type]
+            return ArrayType(self.lower(args[0]), _SETS[origin])
         if origin in _MAPS:
             key = args[0]
             while getattr(key, "__supertype__", None) is not None:
@@ -210,7 +211,7 @@ class _Lowering:
             if key is not str:
                 return Unsupported("dict_key")
             return MapType(self.lower(args[1]))
-        if origin in (abc.Callable, typing.Callable):
+        if origin is _CALLABLE:  # what get_origin gives for typing.Callable too
             return Unsupported("callable")
         if isinstance(origin, type) and _record_kind(origin) is not None:
             params = getattr(origin, "__parameters__", ())
@@ -267,7 +268,7 @@ class _Lowering:
         node = LiteralType(tuple(values))
         return Nullable(node) if nullable else node
 
-    def _class(self, tp: type) -> TypeNode:
+    def _class(self, tp: type[Any]) -> TypeNode:
         if issubclass(tp, enum.Enum):
             return EnumType(tp.__name__, tuple(m.name for m in tp), issubclass(tp, enum.Flag), origin=tp)
         if tp in _BARE or tp in (typing.List, typing.Dict, typing.Set, typing.FrozenSet, typing.Tuple):
@@ -328,12 +329,12 @@ def _is_abstract(tp: type) -> bool:
     return bool(getattr(tp, "__abstractmethods__", None))
 
 
-def _record_kind(tp: type) -> Literal["dataclass", "namedtuple", "typeddict"] | None:
+def _record_kind(tp: type[Any]) -> Literal["dataclass", "namedtuple", "typeddict"] | None:
     if dataclasses.is_dataclass(tp):
         return "dataclass"
     if typing_extensions.is_typeddict(tp) or typing.is_typeddict(tp):
         return "typeddict"
-    if issubclass(tp, tuple) and hasattr(tp, "_fields") and hasattr(tp, "__annotations__"):
+    if issubclass(tp, tuple) and all(hasattr(cast(Any, tp), a) for a in ("_fields", "__annotations__")):
         return "namedtuple"
     return None
 
@@ -393,7 +394,8 @@ def _lower_record(lowering: _Lowering, cls: type) -> Record:
         hashable = getattr(cls, "__hash__", None) is not None
     elif kind == "namedtuple":
         defaults: dict[str, object] = getattr(cls, "_field_defaults", {})
-        for name in cls._fields:  # type: ignore[attr-defined]
+        names: tuple[str, ...] = getattr(cls, "_fields")
+        for name in names:
             default = _default(defaults[name]) if name in defaults else NO_DEFAULT
             fields.append(RecordField(name, lowering.lower(hints[name]), name not in defaults, default))
         hashable = True
