@@ -190,6 +190,8 @@ def flatten(text: str) -> str:
     ``:meth:`title <a.b>``` gives ``title``; ````x```` and ```x``` give ``x``.
     Nothing else is changed.
     """
+    if not text:  # also tolerates None from untyped callers
+        return ""
     collapsed = " ".join(text.split())
     if "`" not in collapsed:
         return collapsed
