@@ -13,7 +13,7 @@ import importlib
 import json
 import os
 import sys
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from . import manifest
 
@@ -62,11 +62,11 @@ def runtime_entries(sources: Sequence[manifest.SourceModule]) -> list[manifest.M
 
         for value in list(vars(module).values()):
             if isinstance(value, Tool):
-                add(value.__qualname__, value)
+                add(value.__qualname__, cast(Any, value))
             elif isinstance(value, type) and value.__module__ == src.module:
                 for attr in vars(value).values():
                     if isinstance(attr, Tool):
-                        add(attr.__qualname__, attr)
+                        add(attr.__qualname__, cast(Any, attr))
         for _, qualname, t in sorted(found, key=lambda item: (item[0], item[1])):
             entries.append(manifest.entry(src.module, qualname, t.model))
     return entries
