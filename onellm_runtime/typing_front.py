@@ -84,6 +84,8 @@ _TD_WRAPPERS: set[object] = {
     for n in ("Required", "NotRequired", "ReadOnly")
     if hasattr(m, n)
 }
+_REQUIRED: set[object] = {getattr(m, "Required") for m in (typing, typing_extensions) if hasattr(m, "Required")}
+_NOT_REQUIRED: set[object] = {getattr(m, "NotRequired") for m in (typing, typing_extensions) if hasattr(m, "NotRequired")}
 _PARTS: set[object] = {TextPart, JsonPart, ToolResult}
 _CALLABLE: object = abc.Callable
 
@@ -402,9 +404,31 @@ def _lower_record(lowering: _Lowering, cls: type) -> Record:
     else:
         required_keys = getattr(cls, "__required_keys__", frozenset(hints))
         for name in cls.__annotations__:
-            fields.append(RecordField(name, lowering.lower(hints[name]), name in required_keys, NO_DEFAULT))
+            required = _typeddict_qualifier(hints[name])
+            if required is None:
+                required = name in required_keys
+            fields.append(RecordField(name, lowering.lower(hints[name]), required, NO_DEFAULT))
         hashable = False
     return Record(cls.__name__, kind, tuple(fields), _record_docstrings(cls), hashable, origin=cls)
+
+
+def _typeddict_qualifier(hint: object) -> bool | None:
+    """``Required``/``NotRequired`` read from a resolved key type, else None.
+
+    Under ``from __future__ import annotations`` the class sees only strings, so its
+    ``__required_keys__`` ignores these qualifiers (on every Python version); the
+    resolved hints still carry them.
+    """
+    while True:
+        origin = typing.get_origin(hint)
+        if origin in _REQUIRED:
+            return True
+        if origin in _NOT_REQUIRED:
+            return False
+        if origin in _ANNOTATED or origin in _TD_WRAPPERS:
+            hint = typing.get_args(hint)[0]
+            continue
+        return None
 
 
 def lower_type(tp: object) -> TypeNode:
