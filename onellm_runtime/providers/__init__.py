@@ -1,0 +1,62 @@
+"""Provider adapters: a tool's definition for one API, as plain JSON-ready dicts.
+
+``openai_tool``, ``anthropic_tool``, ``gemini_tool`` and ``mcp_tool`` down-convert the
+canonical schema (CONTRACT.md) for what each API accepts (PROVIDERS.md): a keyword the API
+refuses moves into the description in plain words, a type it cannot express is re-encoded
+reversibly (read back by ``tool.bind(..., provider=...)``), and only what has no strict form
+is sent non-strict, with a ``ProviderWarning`` that is also kept on the returned
+``ToolDefinition.warnings``. See ``docs/providers.md``.
+
+Imported only when used (``import onellm_runtime`` does not import it), and it imports no
+provider SDK.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from ._anthropic import AnthropicLimits, anthropic_tool, anthropic_tools, check_anthropic_limits
+from ._common import ProviderError, ProviderWarning, ToolDefinition, ToolLike
+from ._decode import PAIR_PROVIDERS, compile_decoder
+from ._gemini import gemini_tool
+from ._mcp import mcp_structured_content, mcp_tool
+from ._openai import openai_tool
+
+__all__ = [
+    "AnthropicLimits",
+    "PAIR_PROVIDERS",
+    "ProviderError",
+    "ProviderWarning",
+    "ToolDefinition",
+    "ToolLike",
+    "anthropic_tool",
+    "anthropic_tools",
+    "check_anthropic_limits",
+    "compile_decoder",
+    "gemini_tool",
+    "mcp_structured_content",
+    "mcp_tool",
+    "openai_tool",
+    "provider_definitions",
+]
+
+PROVIDERS = ("openai", "anthropic", "gemini", "mcp")
+
+
+def provider_definitions(provider: str, tools: Iterable[ToolLike | Mapping[str, Any]]) -> list[ToolDefinition]:
+    """Every tool's definition for one request to ``provider`` (the ``onellm schemas --provider`` output).
+
+    OpenAI: the Responses shape, strict; Anthropic: strict, with the request's limits
+    applied across the list; Gemini: the JSON Schema form; MCP: the ``tools/list`` entries.
+    ``tools`` are ``Tool`` objects or manifest entries.
+    """
+    items = list(tools)
+    if provider == "openai":
+        return [openai_tool(t) for t in items]
+    if provider == "anthropic":
+        return anthropic_tools(items)
+    if provider == "gemini":
+        return [gemini_tool(t) for t in items]
+    if provider == "mcp":
+        return [mcp_tool(t) for t in items]
+    raise ValueError(f"provider must be one of {', '.join(PROVIDERS)}, not {provider!r}")

@@ -1,0 +1,87 @@
+"""What every adapter shares: where a tool's schemas come from, what it returns, and how
+it tells the caller about a change it had to make.
+
+An adapter takes a ``Tool`` or a manifest entry (``onellm schemas`` output, which the static
+side writes without importing code), so both sides convert through the same functions.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Union
+
+from ._downconvert import Schema
+
+if TYPE_CHECKING:
+    from ..tool import Tool
+
+__all__ = ["ProviderWarning", "ProviderError", "ToolDefinition", "ToolLike", "Source", "source_of", "warn", "NotStrict"]
+
+
+class ProviderWarning(UserWarning):
+    """A tool is sent in a weaker form than asked (non-strict), and why.
+
+    Issued with ``warnings.warn`` and also kept on the returned ``ToolDefinition.warnings``,
+    so the change is visible whether or not the caller's warning filters show it.
+    """
+
+
+class ProviderError(ValueError):
+    """The provider has no form at all for this tool (say, a JSON value in Gemini's
+    OpenAPI ``Schema`` form, or a parameter name Gemini refuses)."""
+
+
+class NotStrict(Exception):
+    """Raised inside a strict conversion: this schema has no strict form (the reason says why)."""
+
+
+class ToolDefinition(Dict[str, Any]):
+    """The API's tool definition: a plain ``dict`` (JSON-ready), plus what was changed.
+
+    ``strict`` is whether the definition asks for strict decoding (None where the API has no
+    such switch); ``warnings`` the ``ProviderWarning`` messages issued while building it.
+    """
+
+    strict: bool | None
+    warnings: tuple[str, ...]
+
+    def __init__(self, data: Mapping[str, Any], strict: bool | None, warnings: tuple[str, ...] = ()) -> None:
+        super().__init__(data)
+        self.strict = strict
+        self.warnings = warnings
+
+
+ToolLike = Union["Tool[Any, Any]", Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class Source:
+    """The parts of a tool an adapter reads (deep copies: never the tool's cached dicts)."""
+
+    name: str
+    description: str
+    input_schema: Schema
+    output_schema: Schema | None
+
+
+def source_of(tool: ToolLike) -> Source:
+    """A ``Tool`` (or a bound tool) or a manifest entry (``name``, ``description``, ``input_schema``...)."""
+    if isinstance(tool, Mapping):
+        return Source(
+            str(tool["name"]),
+            str(tool.get("description") or ""),
+            copy.deepcopy(dict(tool["input_schema"])),
+            copy.deepcopy(tool.get("output_schema")),
+        )
+    return Source(tool.name, tool.description, copy.deepcopy(tool.input_schema), copy.deepcopy(tool.output_schema))
+
+
+def warn(message: str, stacklevel: int = 2) -> str:
+    """Issue a ``ProviderWarning``; returns the message, to record on the definition.
+
+    ``stacklevel`` counts from the function calling ``warn`` (2: its caller, the user's code).
+    """
+    warnings.warn(ProviderWarning(message), stacklevel=stacklevel + 1)
+    return message

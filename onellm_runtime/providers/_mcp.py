@@ -1,0 +1,54 @@
+"""Model Context Protocol tools (``tools/list``): the canonical schemas, unchanged.
+
+MCP takes any JSON Schema 2020-12 in ``inputSchema``. ``outputSchema`` must have an object
+root (up to protocol 2025-11-25), because a result's ``structuredContent`` is a JSON object:
+an output schema that is not an object (a list, a number, a union, a nullable record...) is
+wrapped as ``{"result": ...}``, and the server must then send ``{"result": value}`` as
+``structuredContent`` (``mcp_structured_content`` does that).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._common import ToolDefinition, ToolLike, source_of
+from ._downconvert import Schema
+
+__all__ = ["mcp_tool", "mcp_output_schema", "mcp_structured_content", "RESULT_KEY"]
+
+RESULT_KEY = "result"
+
+
+def _is_object_root(schema: Schema) -> bool:
+    return schema.get("type") == "object"
+
+
+def mcp_output_schema(output_schema: Schema | None) -> Schema | None:
+    """The ``outputSchema`` for a canonical output schema: itself when its root is an object, else wrapped."""
+    if output_schema is None or _is_object_root(output_schema):
+        return output_schema
+    return {
+        "type": "object",
+        "properties": {RESULT_KEY: output_schema},
+        "required": [RESULT_KEY],
+        "additionalProperties": False,
+    }
+
+
+def mcp_structured_content(tool: ToolLike, value: Any) -> Any:
+    """The ``structuredContent`` for a result ``value`` (already in JSON form), wrapped as the
+    tool's ``outputSchema`` says: ``{"result": value}`` when the output schema was wrapped."""
+    out = source_of(tool).output_schema
+    if out is not None and not _is_object_root(out):
+        return {RESULT_KEY: value}
+    return value
+
+
+def mcp_tool(tool: ToolLike) -> ToolDefinition:
+    """The MCP ``Tool`` of ``tool``: ``{"name", "description", "inputSchema", "outputSchema"?}``."""
+    src = source_of(tool)
+    body: dict[str, Any] = {"name": src.name, "description": src.description, "inputSchema": src.input_schema}
+    out = mcp_output_schema(src.output_schema)
+    if out is not None:
+        body["outputSchema"] = out
+    return ToolDefinition(body, None, ())
