@@ -295,8 +295,15 @@ class Tool(Generic[P, R]):
     def __set_name__(self, owner: type, attr: str) -> None:
         if self._binding == "function":
             return
-        params = tuple(getattr(t, "__name__", str(t)) for t in getattr(owner, "__parameters__", ()))
-        params += tuple(getattr(t, "__name__", str(t)) for t in getattr(owner, "__type_params__", ()))
+        # Read the class's own namespace: Generic.__init_subclass__, which sets __parameters__,
+        # runs only after __set_name__ (so getattr would miss Generic[T], or see a base's).
+        namespace = owner.__dict__
+        params = tuple(
+            getattr(t, "__name__", str(t))
+            for base in namespace.get("__orig_bases__", ())
+            for t in getattr(base, "__parameters__", ())
+        )
+        params += tuple(getattr(t, "__name__", str(t)) for t in namespace.get("__type_params__", ()))
         self._class_type_params = tuple(dict.fromkeys(params))
         self._classname = owner.__name__
         if self._class_type_params:
@@ -344,11 +351,13 @@ class Tool(Generic[P, R]):
             misapplied = "class"
         elif isinstance(fn, property):
             misapplied = "property"
+            display_name = getattr(fn.fget, "__name__", display_name)  # name the method, not 'property'
         elif hasattr(fn, "__func__") and hasattr(fn, "__self__"):  # a bound method: no self in the schema
             func, owner = fn.__func__, fn.__self__
             binding = "classmethod" if isinstance(owner, type) else "bound"
         elif getattr(fn, "__name__", None) == "_overload_dummy":
             misapplied = "overload"
+            display_name = "<overload>"  # typing.overload returns a placeholder: the stub's name is gone
         elif not hasattr(fn, "__code__"):
             misapplied = type(fn).__name__
         elif _is_method_qualname(fn):
@@ -385,6 +394,16 @@ class Tool(Generic[P, R]):
                     tool_: Tool[..., Any] = cast(Any, value)
                     tool_._check_duplicates(klass)
                     found[attr] = tool_
+                elif isinstance(value, (staticmethod, classmethod)) and isinstance(
+                    wrapped := cast(Any, value).__func__, Tool
+                ):
+                    # @staticmethod/@classmethod on top of @tool hides the tool from the class (OLT001).
+                    hidden: Tool[..., Any] = cast(Any, wrapped)
+                    what = "staticmethod" if isinstance(value, staticmethod) else "classmethod"
+                    model = ToolModel(
+                        hidden.__name__, hidden._options.name, None, None, (), Returns("none"), misapplied_to=what
+                    )
+                    _raise_findings(diagnostics.check_tool(model))
                 elif attr in found:
                     del found[attr]
         return [value.__get__(None if isinstance(obj, type) else obj, cls) for value in found.values()]
