@@ -354,14 +354,18 @@ def check_tool(tool: ToolModel) -> list[Diagnostic]:
 
     if tool.misapplied_to is not None:
         what = tool.misapplied_to
-        fix = {
-            "class": "decorate its methods instead",
-            "property": "decorate a plain method instead",
-            "overload": "decorate the implementation, not an @overload",
-            "staticmethod": "put @tool below @staticmethod, or use @tool on the plain function",
-            "classmethod": "put @tool below @classmethod",
-        }.get(what, "decorate a plain function")
-        at_def("OLT001", f"@tool must decorate a function directly, not a {what}; {fix}")
+        # Decorators apply bottom-up: "@tool above @staticmethod" is tool(staticmethod(f)), the allowed order.
+        text = {
+            "class": "@tool must decorate a function, not a class; decorate the class's methods instead",
+            "property": "@tool cannot decorate a property; make it a plain method and decorate that",
+            "overload": "@tool cannot decorate an @overload stub; decorate the implementation (the def without "
+            "@overload) instead",
+            "staticmethod": "@staticmethod is applied on top of @tool, which hides the tool from its class; "
+            "write @tool above @staticmethod instead",
+            "classmethod": "@classmethod is applied on top of @tool, which hides the tool from its class; "
+            "write @tool above @classmethod instead",
+        }.get(what, f"@tool must decorate a function directly, not a '{what}' object; decorate a plain function")
+        at_def("OLT001", text)
         return out
 
     if tool.is_lambda and tool.explicit_name is None:
