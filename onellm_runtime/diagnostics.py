@@ -208,7 +208,7 @@ def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> No
         w.add("OLT002", path, _UNSUPPORTED[node.reason].format(name=node.name))
     elif isinstance(node, TypeVarRef):
         if node.name not in w.class_type_params:
-            w.add("OLT004", "", "")
+            w.add("OLT004", "", node.name)  # the problem text is the type variable's name
     elif isinstance(node, NotARecord):
         w.add(
             "OLT005",
@@ -386,10 +386,13 @@ def check_tool(tool: ToolModel) -> list[Diagnostic]:
 
     per_param: list[tuple[Param, list[tuple[str, str, str]]]] = []
     generic = bool(tool.type_params)
+    typevar = tool.type_params[0] if tool.type_params else ""
+    typevar_at = ""  # where the first type variable is used, for OLT004's message
     for p in tool.params:
         findings = _param_findings(tool, p)
-        if any(code == "OLT004" for code, _, _ in findings):
-            generic = True
+        for code, _, name in findings:
+            if code == "OLT004" and not typevar_at:
+                generic, typevar, typevar_at = True, name, f" in parameter '{p.name}'"
         per_param.append((p, [f for f in findings if f[0] != "OLT004"]))
 
     return_findings: list[tuple[str, str, str]] = []
@@ -398,14 +401,17 @@ def check_tool(tool: ToolModel) -> list[Diagnostic]:
         _walk_type(tool.returns.type, w)
         for code, path, problem in w.found:
             if code == "OLT004":
-                generic = True
+                if not typevar_at:
+                    generic, typevar, typevar_at = True, problem, " in the return type"
             else:
                 return_findings.append(("OLT003" if code == "OLT002" else code, path, problem))
 
     if generic:
-        tv = tool.type_params[0] if tool.type_params else None
-        which = f" (type variable '{tv}')" if tv else ""
-        at_def("OLT004", f"the function is generic{which}; a tool needs concrete types; replace the type variables")
+        at_def(
+            "OLT004",
+            f"the function is generic (type variable '{typevar}'{typevar_at}); a tool needs concrete types: "
+            f"replace '{typevar}' with a concrete type such as 'str' or a dataclass",
+        )
     for code, path, problem in return_findings:
         where = "Return type" + (f" {path}" if path else "")
         at_def(code, f"{where}: {problem}")
