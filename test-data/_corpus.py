@@ -170,9 +170,13 @@ def collect_runtime(path: Path) -> Collected:
             except ToolDefinitionError as e:
                 found.add(self.__qualname__, e)
 
-    def apply(fn: Any, options: dict[str, Any]) -> Any:
+    spans = tool_spans(path)
+
+    def apply(fn: Any, options: dict[str, Any], line: int) -> Any:
         inner = getattr(fn, "__func__", fn)
         qualname = getattr(inner, "__qualname__", None) or getattr(getattr(inner, "fget", None), "__qualname__", "?")
+        if qualname.endswith("_overload_dummy"):  # typing.overload's placeholder: find the stub by line
+            qualname = next((s.qualname for s in spans if s.first <= line <= s.last), qualname)
         try:
             made = real(**options)(fn) if options else real(fn)
         except ToolDefinitionError as e:
@@ -184,9 +188,10 @@ def collect_runtime(path: Path) -> Collected:
         return made
 
     def collecting_tool(fn: Any = None, /, **options: Any) -> Any:
+        line = sys._getframe(1).f_lineno
         if fn is not None:
-            return apply(fn, {})
-        return lambda f: apply(f, options)
+            return apply(fn, {}, line)
+        return lambda f: apply(f, options, line)
 
     name = path.stem
     spec = importlib.util.spec_from_file_location(name, path)
