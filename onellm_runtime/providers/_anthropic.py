@@ -177,9 +177,9 @@ def check_anthropic_limits(tools: Sequence[ToolLike]) -> AnthropicLimits:
         if strict_tools + 1 > MAX_STRICT_TOOLS:
             why = f"the request already has {MAX_STRICT_TOOLS} strict tools"
         elif optional + o > MAX_OPTIONAL_PARAMS:
-            why = f"its {o} optional parameters would make {optional + o} across strict tools (the limit is {MAX_OPTIONAL_PARAMS})"
+            why = f"its {_n(o, 'optional parameter')} would make {optional + o} across strict tools (the limit is {MAX_OPTIONAL_PARAMS})"
         elif unions + u > MAX_UNION_PARAMS:
-            why = f"its {u} union parameters would make {unions + u} across strict tools (the limit is {MAX_UNION_PARAMS})"
+            why = f"its {_n(u, 'union parameter')} would make {unions + u} across strict tools (the limit is {MAX_UNION_PARAMS})"
         if why is not None:
             non_strict.append(name)
             reasons[name] = why
@@ -188,6 +188,10 @@ def check_anthropic_limits(tools: Sequence[ToolLike]) -> AnthropicLimits:
         optional += o
         unions += u
     return AnthropicLimits(strict_tools, optional, unions, tuple(non_strict), reasons)
+
+
+def _n(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
 def _as_definition(item: ToolLike) -> Mapping[str, Any]:

@@ -68,7 +68,7 @@ def kind_of(node: Schema) -> NodeKind:
         return "union"
     types = [t for t in types_of(node) if t != "null"]
     if not types:
-        return "any"
+        return "scalar" if "type" in node else "any"  # {"type": "null"}: a union's null branch
     if types[0] == "object":
         if "properties" in node:
             return "record"

@@ -84,7 +84,14 @@ def _openapi(node: Schema, path: str) -> Schema:
         )
     nullable = is_nullable(node)
     if kind == "map":
-        return _openapi(pairs_schema(node["additionalProperties"], nullable, node.get("description")), path)
+        value = _openapi(node["additionalProperties"], f"{path}{{}}")
+        entries = pairs_schema(value, False, node.get("description"))
+        entries["items"] = {
+            "type": "OBJECT",
+            "properties": {"key": {"type": "STRING"}, "value": value},
+            "required": ["key", "value"],
+        }
+        return _openapi_shape(entries, nullable)
     if "anyOf" in node:
         node = {**node, "anyOf": [b for b in node["anyOf"] if b != {"type": "null"}]}
     out = map_children(node, _openapi, path)

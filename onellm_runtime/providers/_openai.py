@@ -89,7 +89,8 @@ def _record(node: Schema, path: str) -> Schema:
         props[name] = sub
     out = dict(node)
     out["properties"] = props
-    out["required"] = list(props)
+    if props:
+        out["required"] = list(props)
     out["additionalProperties"] = False
     return ordered(out)
 
