@@ -218,6 +218,8 @@ class _Lowering:
         if isinstance(origin, type) and _record_kind(origin) is not None:
             params = getattr(origin, "__parameters__", ())
             return self._record(origin, dict(zip(params, (self._subst(a) for a in args))))
+        if origin is type:  # type[X]: a class object, not a collection
+            return Unsupported("other", repr(tp))
         if isinstance(origin, type):
             return Unsupported("collection", origin.__name__)
         return Unsupported("other", repr(tp))
