@@ -34,7 +34,7 @@ def decorated_twice(x: int) -> str:  # expect: OLT001
     return ""
 
 
-@tool  # type: ignore[misc]
+@tool
 @overload
 def pick(x: int) -> int: ...  # expect: OLT001
 @overload
@@ -44,7 +44,7 @@ def pick(x: int | str) -> int | str:
 
 
 class Holder:
-    @tool  # type: ignore[misc]
+    @tool
     @property
     def value(self) -> int:  # expect: OLT001
         return 1
@@ -101,7 +101,7 @@ def generic_param(x: T) -> str:  # expect: OLT004
 
 
 @tool
-def generic_return(x: int) -> T:  # type: ignore[type-var]  # expect: OLT004
+def generic_return(x: int) -> T:  # expect: OLT004
     raise NotImplementedError
 
 
