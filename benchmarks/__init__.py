@@ -1,0 +1,4 @@
+"""onellm's benchmarks, measured side by side with the Python peers (issue 7).
+
+Run ``python benchmarks/run.py`` (or ``--smoke`` for tiny counts); see ``README.md`` here.
+"""

@@ -1,0 +1,105 @@
+"""4. Import time: ``python -c "import X"`` minus a bare interpreter start.
+
+Two readings, both medians over fresh interpreters (bytecode caches warmed first):
+
+* wall: each ``python -c STMT`` run is paired with a ``python -c pass`` run just before
+  it, and the figure is the median of the paired differences (what a CLI user feels);
+* ``-X importtime``: the interpreter's own account, the summed cumulative time of the
+  top-level imports the statement triggers (modules loaded at start-up are not counted).
+
+The children run from an empty temporary directory, so the package is found the way an
+installed one is, not through the current directory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from .peers import Peers
+from .report import Report, Row
+from .timing import Stats
+
+__all__ = ["run", "importtime"]
+
+TARGET_MS = 25.0
+
+_LINE = re.compile(r"^import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")
+
+
+def _python(args: list[str], cwd: str) -> str:
+    """Run a fresh interpreter; its stderr."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    done = subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, check=True)
+    return done.stderr
+
+
+def _wall_s(stmt: str, cwd: str) -> float:
+    start = time.perf_counter()
+    _python(["-c", stmt], cwd)
+    return time.perf_counter() - start
+
+
+def importtime(stmt: str, cwd: str) -> tuple[float, list[tuple[int, str]]]:
+    """``stmt``'s import time in seconds by ``-X importtime``, and (self µs, module) per module it loaded."""
+    started = {m.group(4) for m in map(_LINE.match, _python(["-X", "importtime", "-c", "pass"], cwd).splitlines()) if m}
+    total_us = 0
+    loaded: list[tuple[int, str]] = []
+    for m in map(_LINE.match, _python(["-X", "importtime", "-c", stmt], cwd).splitlines()):
+        if m is None or m.group(4) in started:
+            continue
+        loaded.append((int(m.group(1)), m.group(4)))
+        if len(m.group(3)) <= 1:  # a top-level import of the statement (nested ones are indented further)
+            total_us += int(m.group(2))
+    return total_us / 1e6, loaded
+
+
+def _stats(samples_s: list[float]) -> Stats:
+    ordered = sorted(s * 1e9 for s in samples_s)
+    n = len(ordered)
+    return Stats(statistics.median(ordered), ordered[n // 10], ordered[min(n - 1, (n * 9) // 10)], n)
+
+
+def _measure(stmt: str, runs: int, cwd: str) -> tuple[Stats, Stats]:
+    _python(["-c", stmt], cwd)  # warm the bytecode caches
+    diffs = []
+    for _ in range(runs):
+        bare = _wall_s("pass", cwd)
+        diffs.append(_wall_s(stmt, cwd) - bare)
+    own = [importtime(stmt, cwd)[0] for _ in range(max(1, runs // 3))]
+    return _stats(diffs), _stats(own)
+
+
+def run(report: Report, peers: Peers, smoke: bool) -> None:
+    report.section(
+        "4. Import time (fresh interpreters; figures in ms)",
+        "wall = median of (python -c STMT) - (python -c pass), paired runs;",
+        "importtime = median of the summed cumulative -X importtime of the statement's top-level imports.",
+    )
+    stmts = [("onellm: import onellm_runtime", "import onellm_runtime", True)]
+    stmts += [(f"{p.key}: {p.import_stmt}", p.import_stmt, False) for p in peers.present()]
+    skipped = [Row(f"{p.key}: {p.import_stmt}", None, skipped=peers.why_missing(p.key)) for p in peers.absent()]
+    wall_rows: list[Row] = []
+    own_rows: list[Row] = []
+    with tempfile.TemporaryDirectory() as cwd:
+        for label, stmt, mine in stmts:
+            runs = 1 if smoke else (31 if mine else 7)
+            wall, own = _measure(stmt, runs, cwd)
+            wall_rows.append(Row(label, wall, is_onellm=mine))
+            own_rows.append(Row(label, own, is_onellm=mine))
+        _, loaded = importtime("import onellm_runtime", cwd)
+    report.table("import", "wall clock, minus a bare start", wall_rows + skipped, unit="ms")
+    report.table("import", "-X importtime, cumulative", own_rows + skipped, unit="ms")
+    report.print()
+    report.print(f"  'import onellm_runtime' loads {len(loaded)} modules; the heaviest by self time:")
+    for self_us, name in sorted(loaded, reverse=True)[:8]:
+        report.print(f"    {self_us / 1000:7.2f} ms  {name}")
+    wall_ms = wall_rows[0].stats.median_ns / 1e6 if wall_rows[0].stats else float("nan")
+    own_ms = own_rows[0].stats.median_ns / 1e6 if own_rows[0].stats else float("nan")
+    report.target(f"import <= {TARGET_MS:.0f} ms", wall_ms <= TARGET_MS, f"wall {wall_ms:.1f} ms, -X importtime {own_ms:.1f} ms")

@@ -1,0 +1,63 @@
+"""The benchmark's smoke mode runs and prints every section (issue 7), so it never rots.
+
+No timing is asserted: the counts are tiny and the machine is shared. The first run
+leaves every peer out, so it passes whether or not the ``bench`` extra is installed and
+checks that a missing peer is reported as skipped; the second uses whichever peers are
+installed, so their adapters run too where they exist.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SECTIONS = (
+    "1. Schema build per tool",
+    "2. Bind per call from raw JSON",
+    "3. End-to-end invoke per call",
+    "4. Import time",
+    "5. Scale: building 20 and 200 tools",
+    "Targets",
+)
+PEERS = ("pydantic", "openai-agents", "mcp", "pydantic-ai", "msgspec")
+
+
+def _run(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--smoke", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+def test_smoke_without_peers_prints_every_section_and_each_skip() -> None:
+    out = _run("--without", "all")
+    for title in SECTIONS:
+        assert title in out, title
+    for peer in PEERS:
+        assert f"peer {peer}: SKIPPED, left out with --without" in out
+    assert re.search(r"pydantic TypeAdapter\(fn\)\.json_schema\(\) +skipped: left out with --without", out)
+    assert re.search(r"msgspec Decoder \(C reference\) +skipped: left out with --without", out)
+    assert "onellm Tool.create(fn).input_schema" in out
+    assert "json.loads alone (the floor)" in out
+    assert "onellm: import onellm_runtime" in out
+    assert "per-tool time at 200 / at 20:" in out
+    assert "TARGET schema build <= 50 us median per tool (every warm shape):" in out
+    assert "TARGET import <= 25 ms:" in out
+
+
+def test_smoke_with_installed_peers_runs_build_bind_and_invoke() -> None:
+    out = _run("--only", "build,bind,invoke")
+    for title in SECTIONS[:3]:
+        assert title in out, title
+    for peer in PEERS:
+        assert f"peer {peer} " in out or f"peer {peer}: SKIPPED, not installed" in out, peer
+    assert "4. Import time" not in out
+    assert "failed:" not in out, out
