@@ -157,6 +157,37 @@ def first_item(items: list[Item]) -> Item:
     return items[0]
 
 
+@dataclass
+class Line:
+    """Attributes:
+    sku: Stock keeping unit, such as ABC-12.
+    qty: How many.
+    """
+
+    sku: Annotated[str, Pattern(r"^[A-Z]{3}-\d+$")]
+    qty: Annotated[int, Range(1, 99)] = 1
+
+
+@tool
+def place_order(
+    customer: uuid.UUID,
+    lines: Annotated[list[Line], Length(1, 20)],
+    notes: dict[str, str],
+    gift: bool = False,
+    coupons: Optional[set[str]] = None,
+) -> str:
+    """Place an order for a customer.
+
+    Args:
+        customer: The customer's id.
+        lines: What to order.
+        notes: Free-form notes by topic.
+        gift: Wrap it as a gift.
+        coupons: Coupon codes to apply.
+    """
+    return ""
+
+
 # -- every row and marker -----------------------------------------------------------------
 
 
@@ -290,6 +321,7 @@ class Shelf:
 
 
 OWN: list[Tool[..., object]] = [
+    place_order,
     search,
     configure,
     edit,
