@@ -417,6 +417,22 @@ def tools_of(obj: object) -> list[Tool[..., Any]]:
     return Tool._of(obj)  # pyright: ignore[reportPrivateUsage]
 
 
+class _ToolFactory:
+    """What ``tool(...)`` returns: applies its options to the function it decorates.
+
+    A class rather than a closure so the mypy plugin can hook its ``__call__`` and see
+    the decorated function (a closure's call has no hook to attach to).
+    """
+
+    __slots__ = ("_options",)
+
+    def __init__(self, options: _Options) -> None:
+        self._options = options
+
+    def __call__(self, fn: Callable[P2, R2], /) -> Tool[P2, R2]:
+        return Tool._from(fn, self._options)  # pyright: ignore[reportPrivateUsage]
+
+
 class _ToolDecorator:
     """``tool``: ``@tool`` or ``@tool(name=..., ...)``. An instance so mypy can hook its ``__call__``."""
 
@@ -437,7 +453,7 @@ class _ToolDecorator:
         timeout_seconds: float = 0,
         naming: str | None = None,
         invocation_mode: str = "wait",
-    ) -> Callable[[Callable[P2, R2]], Tool[P2, R2]]: ...
+    ) -> _ToolFactory: ...
 
     def __call__(
         self,
@@ -458,11 +474,7 @@ class _ToolDecorator:
         )
         if fn is not None:
             return Tool._from(fn, options)  # pyright: ignore[reportPrivateUsage]
-
-        def decorate(f: Callable[..., Any]) -> Tool[Any, Any]:
-            return Tool._from(f, options)  # pyright: ignore[reportPrivateUsage]
-
-        return decorate
+        return _ToolFactory(options)
 
 
 tool = _ToolDecorator()
