@@ -16,7 +16,7 @@ dictionaries has no decoder at all (``None``).
 from __future__ import annotations
 
 import json
-from typing import Callable, Mapping
+from typing import Callable, Mapping, cast
 
 from .. import rules
 from ..model import Annotated, ArrayType, MapType, Nullable, Record, ToolModel, TypeNode, UnionType
@@ -66,10 +66,11 @@ def _fail(path: str, text: str) -> DecodeError:
 def _entries(value: list[object], path: str, inner: _Node | None) -> dict[str, object]:
     out: dict[str, object] = {}
     first: dict[str, int] = {}
-    for i, entry in enumerate(value):
+    for i, item in enumerate(value):
         at = f"{path}[{i}]"
-        if not isinstance(entry, Mapping):
-            raise _fail(at, f'must be an object with "key" and "value", got {_kind(entry)}.')
+        if not isinstance(item, Mapping):
+            raise _fail(at, f'must be an object with "key" and "value", got {_kind(item)}.')
+        entry = cast("Mapping[str, object]", item)
         for name in entry:
             if name not in ("key", "value"):
                 raise _fail(key_path(at, str(name)), 'is not allowed; an entry has only "key" and "value".')
@@ -83,8 +84,8 @@ def _entries(value: list[object], path: str, inner: _Node | None) -> dict[str, o
         if key in first:
             raise _fail(f"{at}.key", f"repeats the key {json.dumps(key, ensure_ascii=False)} already given at {path}[{first[key]}].")
         first[key] = i
-        item = entry["value"]
-        out[key] = item if inner is None else inner(item, f"{at}.value")
+        found = entry["value"]
+        out[key] = found if inner is None else inner(found, f"{at}.value")
     return out
 
 
@@ -93,9 +94,9 @@ def _map(node: MapType, naming: str | None) -> _Node:
 
     def decode(value: object, path: str) -> object:
         if isinstance(value, list):
-            return _entries(value, path, inner)
+            return _entries(cast("list[object]", value), path, inner)
         if inner is not None and isinstance(value, Mapping):
-            return {k: inner(v, key_path(path, k)) for k, v in value.items()}
+            return {k: inner(v, key_path(path, k)) for k, v in cast("Mapping[str, object]", value).items()}
         return value
 
     return decode
@@ -108,7 +109,7 @@ def _array(node: ArrayType, naming: str | None) -> _Node | None:
 
     def decode(value: object, path: str) -> object:
         if isinstance(value, list):
-            return [inner(v, f"{path}[{i}]") for i, v in enumerate(value)]
+            return [inner(v, f"{path}[{i}]") for i, v in enumerate(cast("list[object]", value))]
         return value
 
     return decode
@@ -118,7 +119,7 @@ def _fields(fields: Mapping[str, _Node]) -> _Node:
     def decode(value: object, path: str) -> object:
         if not isinstance(value, Mapping):
             return value
-        out = dict(value)
+        out = dict(cast("Mapping[str, object]", value))
         for name, inner in fields.items():
             if name in out:
                 out[name] = inner(out[name], key_path(path, name))
@@ -154,9 +155,10 @@ def _union(node: UnionType, naming: str | None, explicit: str | None) -> _Node |
 
     def decode(value: object, path: str) -> object:
         if isinstance(value, Mapping):
-            tag = value.get(wire)
+            record = cast("Mapping[str, object]", value)
+            tag = record.get(wire)
             if isinstance(tag, str) and tag in branches:
-                return branches[tag](value, path)
+                return branches[tag](record, path)
         return value
 
     return decode
@@ -197,8 +199,6 @@ def compile_decoder(tool: ToolModel) -> Decoder | None:
     top = _fields(fields)
 
     def decode(arguments: Mapping[str, object]) -> Mapping[str, object]:
-        out = top(arguments, "")
-        assert isinstance(out, Mapping)
-        return out
+        return cast("Mapping[str, object]", top(arguments, ""))
 
     return decode

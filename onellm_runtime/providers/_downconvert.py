@@ -9,7 +9,7 @@ Every function returns new dicts: a tool's cached canonical schema is never modi
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Collection, Iterable, Literal
+from typing import Any, Callable, Collection, Iterable, Literal, cast
 
 from ..schema import KEYWORD_ORDER, TIMEDELTA_PATTERN
 
@@ -36,7 +36,7 @@ NodeKind = Literal["any", "json_object", "json_array", "map", "record", "union",
 
 #: The canonical order, with the few non-canonical keys the adapters write placed where a
 #: model reading top to bottom expects them.
-_ORDER = list(KEYWORD_ORDER)
+_ORDER: list[str] = list(KEYWORD_ORDER)
 _ORDER.insert(_ORDER.index("description") + 1, "nullable")
 _RANK = {k: i for i, k in enumerate(_ORDER)}
 
@@ -49,7 +49,7 @@ def types_of(node: Schema) -> list[str]:
     t = node.get("type")
     if t is None:
         return []
-    return list(t) if isinstance(t, list) else [t]
+    return [str(x) for x in cast("list[object]", t)] if isinstance(t, list) else [str(t)]
 
 
 def is_nullable(node: Schema) -> bool:
