@@ -144,33 +144,40 @@ _MARKER_NAMES = {
 
 
 def _marker_fits(m: Marker, target: TypeNode) -> str | None:
-    """Why marker ``m`` cannot apply to ``target`` (OLT013), or None."""
+    """Why marker ``m`` cannot apply to ``target`` (OLT013), with the fix, or None."""
     kind = m.kind
     is_string = isinstance(target, Scalar) and target.kind in _STRINGS
     is_array = isinstance(target, ArrayType) or (isinstance(target, JsonType) and target.kind == "array")
     name = _MARKER_NAMES.get(kind, kind)
+    misfit = "; remove the annotation or change the type"
     if kind in ("description", "doc", "discriminator", "json_name"):
         return None
     if kind == "range":
         if isinstance(target, Scalar) and target.kind in _NUMERIC:
             lo, hi = m.args
             if lo is not None and hi is not None and lo > hi:  # type: ignore[operator]
-                return f"Range({lo}, {hi}) has its minimum above its maximum"
+                return f"Range({lo}, {hi}) has its minimum above its maximum; swap the bounds"
             return None
-        return f"Range applies to numbers, not to '{type_name(target)}'"
+        return f"Range applies to numbers, not to '{type_name(target)}'" + misfit
     if kind in ("string_length", "pattern", "email", "url"):
         if not is_string:
-            return f"{name} applies to strings, not to '{type_name(target)}'"
+            return f"{name} applies to strings, not to '{type_name(target)}'" + misfit
         if kind == "pattern":
             problem = pattern_problem(str(m.args[0]))
             if problem is not None:
-                return f"Pattern({m.args[0]!r}) cannot be used: {problem}"
+                return f"Pattern({m.args[0]!r}) cannot be used: {problem}"  # the problem says what to change
+        if kind == "string_length":
+            longest, shortest = m.args
+            if isinstance(longest, int) and isinstance(shortest, int) and (longest < 0 or shortest > longest):
+                return f"StringLength({longest}, min_length={shortest}) needs 0 <= min_length <= max; fix the bounds"
         return None
     if kind in ("min_length", "max_length", "length"):
         if not (is_string or is_array):
-            return f"{name} applies to strings and arrays, not to '{type_name(target)}'"
+            return f"{name} applies to strings and arrays, not to '{type_name(target)}'" + misfit
         if any(isinstance(a, int) and a < 0 for a in m.args):
-            return f"{name} needs lengths of 0 or more"
+            return f"{name} needs lengths of 0 or more; fix the bounds"
+        if kind == "length" and isinstance(m.args[0], int) and isinstance(m.args[1], int) and m.args[0] > m.args[1]:
+            return f"Length({m.args[0]}, {m.args[1]}) has its minimum above its maximum; swap the bounds"
         return None
     return None
 
@@ -192,7 +199,7 @@ def _check_annotated(node: Annotated, path: str, w: _Walk, json_name_ok: bool) -
             continue
         problem = _marker_fits(m, target)
         if problem is not None:
-            w.add("OLT013", path, problem + "; remove the annotation or change the type")
+            w.add("OLT013", path, problem)
 
 
 def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> None:
@@ -271,7 +278,8 @@ def _walk_union(node: UnionType, explicit: str | None, path: str, w: _Walk) -> N
             else:
                 problem = (
                     f"the union '{names}' has no discriminator: no field is, in every member, a Literal of one "
-                    "distinct string; add one (for example action: Literal['start']) to each member"
+                    "string (not Optional), distinct per member; add one (for example action: Literal['start']) "
+                    "to each member"
                 )
             w.add("OLT012", path, problem)
         return
