@@ -32,7 +32,10 @@ _FORBIDDEN = (
 def _scan_problem(p: str) -> str | None:
     for token, what in _FORBIDDEN:
         if token in p:
-            return f"{what} ({token!r}) are not read the same way by JSON Schema validators and Python"
+            return (
+                f"{token!r} ({what}) is read differently by JSON Schema validators and Python; "
+                "rewrite the pattern without it"
+            )
     if re.search(r"\(\?[aiLmsux-]+[:)]", p):
         return "inline flags such as '(?i)' are Python-only syntax"
     i = 0
@@ -45,7 +48,7 @@ def _scan_problem(p: str) -> str | None:
                 return "the pattern ends with a lone backslash"
             n = p[i + 1]
             if n in "AZz":
-                return f"'\\{n}' is Python-only syntax; use '^' or '$'"
+                return f"'\\{n}' is Python-only syntax; use '{'^' if n == 'A' else '$'}' instead"
             if n in "pPck":
                 return f"'\\{n}' escapes are not read the same way by Python"
             if in_class and n in "DWS":
