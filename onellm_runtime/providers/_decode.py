@@ -154,12 +154,13 @@ def _union(node: UnionType, naming: str | None, explicit: str | None) -> _Node |
         return None
 
     def decode(value: object, path: str) -> object:
-        if isinstance(value, Mapping):
-            record = cast("Mapping[str, object]", value)
-            tag = record.get(wire)
-            if isinstance(tag, str) and tag in branches:
-                return branches[tag](record, path)
-        return value
+        if not isinstance(value, Mapping):
+            return value
+        record = cast("Mapping[str, object]", value)
+        tag = record.get(wire)
+        if isinstance(tag, str) and tag in branches:
+            return branches[tag](record, path)
+        return record
 
     return decode
 
