@@ -468,8 +468,8 @@ def check_class(cls: ClassModel) -> list[Diagnostic]:
             out.append(
                 Diagnostic(
                     "OLT007",
-                    f"Tool '{name}': class '{cls.name}' already has a tool named '{name}' "
-                    f"(method '{first[name].function_name}'); give one of them another name with @tool(name=...)",
+                    f"Tool '{name}': method '{t.function_name}' of class '{cls.name}' has the same tool name as "
+                    f"method '{first[name].function_name}'; give one of them another name with @tool(name=...)",
                     t.loc,
                 )
             )
