@@ -222,15 +222,19 @@ def _collect_tools_of(cls: type, found: Collected, tools_of: Callable[[object], 
         tools_of(cls)
     except error as e:
         message = str(e)
-        for attr, value in cls.__dict__.items():
-            inner = getattr(value, "__func__", value)
-            qualname = getattr(inner, "__qualname__", f"{cls.__qualname__}.{attr}")
-            tool_name = getattr(inner, "name", None)
-            if isinstance(tool_name, str) and message.startswith(f"Tool '{tool_name}':"):
-                if not any(str(prev) == message for prev in found.errors.get(qualname, [])):
-                    found.add(qualname, e)
-                return
-        found.add(cls.__qualname__, e)
+        # OLT007 carries the offending Tool as its loc; otherwise match the name the message starts with.
+        loc = next((d.loc for d in getattr(e, "diagnostics", []) if d.loc is not None), None)
+        qualname = getattr(loc, "__qualname__", None)
+        if qualname is None:
+            for attr, value in cls.__dict__.items():
+                inner = getattr(value, "__func__", value)
+                tool_name = getattr(inner, "name", None)
+                if isinstance(tool_name, str) and message.startswith(f"Tool '{tool_name}':"):
+                    qualname = getattr(inner, "__qualname__", f"{cls.__qualname__}.{attr}")
+                    break
+        qualname = qualname or cls.__qualname__
+        if not any(str(prev) == message for prev in found.errors.get(qualname, [])):
+            found.add(qualname, e)
 
 
 def manifest(module: types.ModuleType) -> list[dict[str, Any]]:

@@ -135,6 +135,8 @@ def bad_values(
     e: Annotated[str, Pattern(r"a\Z")],  # expect: OLT013
     f: Annotated[str, Pattern("a++")],  # expect: OLT013
     g: Annotated[str, Pattern("(")],  # expect: OLT013
+    h: Annotated[str, Length(5, 2)],  # expect: OLT013
+    i: Annotated[str, StringLength(5, min_length=9)],  # expect: OLT013
 ) -> str:
     return ""
 
