@@ -57,6 +57,13 @@ class Tickets:
     def helper(self) -> None:
         """Not a tool."""
 
+    PAGE = 30
+
+    @tool
+    def list_open(self, page_size: int = PAGE) -> list[str]:
+        """A class constant as a default."""
+        return self.titles[:page_size]
+
 
 class MoreTickets(Tickets):
     @tool

@@ -9,16 +9,21 @@ import datetime
 import decimal
 import enum
 import uuid
-from typing import Literal, Optional, Union
+from typing import Final, Literal, Optional, Union
 
 from onellm_runtime import CancellationToken, Char, Int8, ToolContext, tool
 
 PAGE_SIZE = 20
+MAX_ITEMS: Final = 50
+NEGATIVE = -1.5
 
 
 class Color(enum.Enum):
     RED = "r"
     GREEN = "g"
+
+
+DEFAULT_COLOR = Color.GREEN
 
 
 @tool
@@ -96,3 +101,21 @@ def positional_and_keyword(a: int, b: int = 1, /, c: int = 2, *, d: int, e: int 
 def required_order(z: int, y: int = 0, *, x: int, w: int) -> str:
     """Required lists names in parameter order."""
     return ""
+
+
+@tool
+def constant_defaults(
+    limit: int = MAX_ITEMS,
+    color: Color = DEFAULT_COLOR,
+    offset: float = NEGATIVE,
+    grouped: int = (7),
+    joined: str = "a" "b",
+) -> str:
+    """Defaults read from constants (Final or not), parentheses and joined strings."""
+    return joined
+
+
+@tool
+def plain_invocation_mode(invocationMode: str) -> str:
+    """A parameter may be named invocationMode when the tool's mode is 'wait'."""
+    return invocationMode
