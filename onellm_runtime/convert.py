@@ -1,0 +1,324 @@
+"""A tool's return value -> the parts of its result (the contract's Results table).
+
+The value is written in the JSON form its schema describes, by the same rules as the
+binder reads it: enum members by name, bytes as base64, dates and times in RFC 3339 /
+ISO form, ``timedelta`` as ``[-][d.]hh:mm:ss[.ffffff]``, records by their wire names
+(``JsonName``, ``naming="camelCase"``), sets as arrays. A ``Decimal`` is written as a JSON
+number: an ``int`` when it is integral, else the nearest ``float``.
+
+The writer for a tool's return type is compiled once (``compile_converter``). A value that
+does not have the declared type (a tool that returns something else than it says) is
+written by its own type instead, as for a function without a return annotation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import enum
+import uuid
+from decimal import Decimal
+from typing import Any, Callable, Mapping, Sequence
+
+from . import formats, rules
+from .model import (
+    ArrayType,
+    EnumType,
+    JsonType,
+    LiteralType,
+    MapType,
+    Nullable,
+    Record,
+    Scalar,
+    ScalarKind,
+    ToolModel,
+    TypeNode,
+    UnionType,
+)
+from .results import JsonPart, Part, TextPart, ToolResult
+
+__all__ = ["Converter", "compile_converter", "json_form", "plain_json"]
+
+#: A return value -> a ``ToolResult`` passed through, or the parts of a new result.
+Converter = Callable[[object], "ToolResult | list[Part]"]
+_Writer = Callable[[Any], Any]
+
+
+class _Mismatch(Exception):
+    """The value is not of the declared type: write it by its own type."""
+
+
+def _decimal(value: Decimal) -> int | float:
+    if value.is_finite() and value == value.to_integral_value():
+        return int(value)
+    return float(value)
+
+
+def plain_json(value: object) -> object:
+    """A value written by its own type (for unannotated returns and mismatches)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        if isinstance(value, enum.Enum):
+            return value.name
+        return value
+    if isinstance(value, enum.Enum):
+        return value.name
+    if isinstance(value, Decimal):
+        return _decimal(value)
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return formats.write_timedelta(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return formats.write_base64(bytes(value))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple) and hasattr(value, "_asdict"):
+        return {k: plain_json(v) for k, v in value._asdict().items()}
+    if isinstance(value, Mapping):
+        return {str(k): plain_json(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return _ordered([plain_json(v) for v in value])
+    if isinstance(value, (list, tuple)):
+        return [plain_json(v) for v in value]
+    return str(value)
+
+
+def _ordered(items: list[Any]) -> list[Any]:
+    """Set items in a stable order where they can be ordered (set order varies per process)."""
+    try:
+        return sorted(items)
+    except TypeError:
+        return items
+
+
+def _scalar(node: Scalar) -> _Writer:
+    kind = node.kind
+    if kind in (ScalarKind.BOOL, ScalarKind.STR, ScalarKind.CHAR):
+        want: type = bool if kind == ScalarKind.BOOL else str
+
+        def same(v: Any) -> Any:
+            if not isinstance(v, want):
+                raise _Mismatch
+            return v
+
+        return same
+    if kind in (ScalarKind.INT, ScalarKind.FLOAT):
+
+        def number(v: Any) -> Any:
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise _Mismatch
+            return v
+
+        return number
+    if kind == ScalarKind.DECIMAL:
+
+        def decimal(v: Any) -> Any:
+            if isinstance(v, Decimal):
+                return _decimal(v)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                return v
+            raise _Mismatch
+
+        return decimal
+    types: dict[ScalarKind, tuple[type, Callable[[Any], Any]]] = {
+        ScalarKind.UUID: (uuid.UUID, str),
+        ScalarKind.DATETIME: (dt.datetime, dt.datetime.isoformat),
+        ScalarKind.DATE: (dt.date, dt.date.isoformat),
+        ScalarKind.TIME: (dt.time, dt.time.isoformat),
+        ScalarKind.TIMEDELTA: (dt.timedelta, formats.write_timedelta),
+        ScalarKind.BYTES: (bytes, formats.write_base64),
+    }
+    cls, write = types[kind]
+
+    def formatted(v: Any) -> Any:
+        if not isinstance(v, cls) or (cls is dt.date and isinstance(v, dt.datetime)):
+            raise _Mismatch
+        return write(v)
+
+    return formatted
+
+
+def _record(node: Record, naming: str | None) -> _Writer:
+    fields = [(f.name, rules.wire_name(f, naming), writer(f.type, naming)) for f in node.fields]
+    origin = node.origin
+    if node.kind == "typeddict":
+
+        def typeddict(v: Any) -> Any:
+            if not isinstance(v, Mapping):
+                raise _Mismatch
+            return {wire: w(v[name]) for name, wire, w in fields if name in v}
+
+        return typeddict
+
+    def instance(v: Any) -> Any:
+        if isinstance(origin, type) and not isinstance(v, origin):
+            raise _Mismatch
+        return {wire: w(getattr(v, name)) for name, wire, w in fields}
+
+    return instance
+
+
+def _union(node: UnionType, naming: str | None, explicit: str | None) -> _Writer:
+    literal = rules.merged_literal(node)
+    if literal is not None:
+        return writer(literal, naming)
+    found = rules.find_discriminator(node, explicit)
+    if isinstance(found, str):
+        raise TypeError(f"union {node!r} has no discriminator; check the tool first")
+    members = [(m.origin, _record(m, naming)) for m in found.members]
+
+    def union(v: Any) -> Any:
+        for origin, w in members:
+            if isinstance(origin, type) and isinstance(v, origin):
+                return w(v)
+        if isinstance(v, Mapping):  # TypedDict members: the tag tells them apart
+            tag = v.get(found.field)
+            for (origin, w), t in zip(members, found.tags):
+                if t == tag:
+                    return w(v)
+        raise _Mismatch
+
+    return union
+
+
+def writer(node: TypeNode, naming: str | None) -> _Writer:
+    """The JSON writer of a (checked) type."""
+    from .model import Annotated
+
+    if isinstance(node, Annotated):
+        disc = rules.marker(node, "discriminator")
+        inner = node.inner
+        nullable = isinstance(inner, Nullable)
+        base = inner.inner if isinstance(inner, Nullable) else inner
+        if isinstance(base, UnionType):
+            w = _union(base, naming, None if disc is None else str(disc.args[0]))
+        else:
+            w = writer(base, naming)
+        return _or_null(w) if nullable else w
+    if isinstance(node, Nullable):
+        return _or_null(writer(node.inner, naming))
+    if isinstance(node, Scalar):
+        return _scalar(node)
+    if isinstance(node, EnumType):
+
+        def member(v: Any) -> Any:
+            if not isinstance(v, enum.Enum):
+                raise _Mismatch
+            return v.name
+
+        return member
+    if isinstance(node, LiteralType):
+        return lambda v: v
+    if isinstance(node, ArrayType):
+        item = writer(node.item, naming)
+        unique = node.unique
+
+        def array(v: Any) -> Any:
+            if isinstance(v, (str, bytes, Mapping)) or not isinstance(v, (Sequence, set, frozenset)):
+                raise _Mismatch
+            out = [item(x) for x in v]
+            return _ordered(out) if unique else out
+
+        return array
+    if isinstance(node, MapType):
+        value = writer(node.value, naming)
+
+        def mapping(v: Any) -> Any:
+            if not isinstance(v, Mapping):
+                raise _Mismatch
+            return {k: value(x) for k, x in v.items()}
+
+        return mapping
+    if isinstance(node, JsonType):
+        return lambda v: v
+    if isinstance(node, Record):
+        return _record(node, naming)
+    if isinstance(node, UnionType):
+        return _union(node, naming, None)
+    raise TypeError(f"no writer for {node!r}; check the tool first")
+
+
+def _or_null(w: _Writer) -> _Writer:
+    def nullable(v: Any) -> Any:
+        return None if v is None else w(v)
+
+    return nullable
+
+
+def json_form(value: object, node: TypeNode | None, naming: str | None = None) -> object:
+    """``value`` in the JSON form of ``node`` (by its own type when it does not fit, or ``node`` is None)."""
+    if node is None:
+        return plain_json(value)
+    try:
+        return writer(node, naming)(value)
+    except _Mismatch:
+        return plain_json(value)
+
+
+def _parts(value: object) -> ToolResult | list[Part] | None:
+    """Parts and results passed through as they are; None when ``value`` is neither."""
+    if isinstance(value, ToolResult):
+        return value
+    if isinstance(value, (TextPart, JsonPart)):
+        return [value]
+    if isinstance(value, (list, tuple)) and value and all(isinstance(p, (TextPart, JsonPart)) for p in value):
+        return list(value)
+    return None
+
+
+def _by_own_type(value: object) -> ToolResult | list[Part]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [TextPart(value)]
+    passed = _parts(value)
+    if passed is not None:
+        return passed
+    return [JsonPart(plain_json(value))]
+
+
+def compile_converter(tool: ToolModel) -> Converter:
+    """The converter of a tool's return value, by its return category (``rules.return_category``)."""
+    category = rules.return_category(tool)
+    node = tool.returns.type
+    if category in ("none", "unannotated") or node is None:
+        return _by_own_type
+    nullable = isinstance(node, Nullable) or isinstance(getattr(node, "inner", None), Nullable)
+    if category == "parts":
+
+        def parts(value: object) -> ToolResult | list[Part]:
+            if value is None:
+                return []
+            passed = _parts(value)
+            return passed if passed is not None else _by_own_type(value)
+
+        return parts
+    if category == "text":
+
+        def text(value: object) -> ToolResult | list[Part]:
+            if value is None:
+                return [TextPart("null")]
+            return [TextPart(value)] if isinstance(value, str) else _by_own_type(value)
+
+        return text
+    if category == "json":
+
+        def json_value(value: object) -> ToolResult | list[Part]:
+            if value is None and nullable:
+                return [TextPart("null")]
+            return [JsonPart(value)]
+
+        return json_value
+    write = writer(node, tool.naming)
+
+    def typed(value: object) -> ToolResult | list[Part]:
+        if value is None and nullable:
+            return [TextPart("null")]
+        try:
+            return [JsonPart(write(value))]
+        except _Mismatch:
+            return _by_own_type(value)
+
+    return typed
