@@ -1,0 +1,1673 @@
+"""The static front end: mypy's symbols and types plus the source text -> the neutral model.
+
+It mirrors ``onellm_runtime.typing_front`` decision by decision, and judges nothing: the
+shared core (``diagnostics``, ``schema``) decides what is supported and what the schema
+is. Two steps, as on the runtime side:
+
+1. *Evaluate* an annotation into a ``Form``: what the annotation object would be at
+   runtime (``Optional[X]`` is a union with ``None``, nested unions and ``Annotated``
+   are flattened, ``typing.List`` is ``list``, an alias is its value). Names are
+   resolved with mypy's symbol tables; the expression itself is read from the source
+   with ``ast`` (mypy drops ``Annotated`` metadata), and where the source is not
+   available, from mypy's analysed type.
+2. *Lower* the form into the model, with the same branches in the same order as
+   ``typing_front._Lowering``.
+
+Finding tools (decorators, ``Tool.create`` calls) is here too, so the plugin and the
+extractor share it. An unexpected shape raises ``CannotLower``: the caller then reports
+nothing for that tool rather than something wrong.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Union
+
+from mypy.nodes import (
+    ARG_NAMED,
+    ARG_POS,
+    FUNC_NO_INFO,
+    CallExpr,
+    ClassDef,
+    Context,
+    Decorator,
+    Expression,
+    FuncDef,
+    LambdaExpr,
+    MemberExpr,
+    MypyFile,
+    NameExpr,
+    OverloadedFuncDef,
+    ParamSpecExpr,
+    RefExpr,
+    SymbolTableNode,
+    TypeAlias,
+    TypeInfo,
+    TypeVarExpr,
+    TypeVarTupleExpr,
+    Var,
+    type_aliases,
+)
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    LiteralType as MypyLiteralType,
+    NoneType,
+    Overloaded,
+    TupleType,
+    Type,
+    TypeAliasType,
+    TypedDictType,
+    TypeOfAny,
+    TypeType,
+    TypeVarLikeType,
+    UnionType as MypyUnionType,
+    get_proper_type,
+)
+
+from onellm_runtime import rules
+from onellm_runtime.model import (
+    NO_DEFAULT,
+    OPAQUE_DEFAULT,
+    Annotated,
+    ArrayType,
+    Default,
+    EnumType,
+    JsonType,
+    LiteralType,
+    MapType,
+    Marker,
+    NotARecord,
+    Nullable,
+    Param,
+    ParamKind,
+    Record,
+    RecordField,
+    Returns,
+    Scalar,
+    ScalarKind,
+    SelfReference,
+    ToolModel,
+    TypeNode,
+    TypeVarRef,
+    UnionType,
+    Unsupported,
+)
+from onellm_runtime.types import SIZED_INTS
+
+from . import source as src
+from .source import Bound, EnumValue, ModuleSource, Opaque, Resolution, SourceCache, Unreadable
+
+__all__ = ["CannotLower", "Frontend", "LoweredTool", "ToolSite", "is_tool_ref", "tool_decorator_index"]
+
+_TOOL = "onellm_runtime.tool.tool"
+_TOOL_DECORATOR = "onellm_runtime.tool._ToolDecorator"
+_TOOL_CLASS = "onellm_runtime.tool.Tool"
+_CONTEXT = "onellm_runtime.context.ToolContext"
+_CANCELLATION = "onellm_runtime.context.CancellationToken"
+_PARTS = frozenset({"onellm_runtime.results.TextPart", "onellm_runtime.results.JsonPart", "onellm_runtime.results.ToolResult"})
+
+_SCALARS: dict[str, ScalarKind] = {
+    "builtins.bool": ScalarKind.BOOL,
+    "builtins.int": ScalarKind.INT,
+    "builtins.float": ScalarKind.FLOAT,
+    "decimal.Decimal": ScalarKind.DECIMAL,
+    "builtins.str": ScalarKind.STR,
+    "uuid.UUID": ScalarKind.UUID,
+    "datetime.datetime": ScalarKind.DATETIME,
+    "datetime.date": ScalarKind.DATE,
+    "datetime.time": ScalarKind.TIME,
+    "datetime.timedelta": ScalarKind.TIMEDELTA,
+    "builtins.bytes": ScalarKind.BYTES,
+}
+_LISTS = frozenset(
+    {"builtins.list", "typing.Sequence", "typing.MutableSequence", "typing.Iterable", "typing.Collection"}
+)
+_SETS = {"builtins.set": "set", "typing.AbstractSet": "set", "typing.MutableSet": "set", "builtins.frozenset": "frozenset"}
+_MAPS = frozenset({"builtins.dict", "typing.Mapping", "typing.MutableMapping"})
+_BARE = _LISTS | frozenset(_SETS) | _MAPS | {"builtins.tuple"}
+#: The runtime class behind a mypy name, where the names differ (``get_origin(AbstractSet) is abc.Set``).
+_RUNTIME_NAMES = {"typing.AbstractSet": "Set", "typing.Type": "type"}
+_AWAITABLES = frozenset({"typing.Awaitable", "typing.Coroutine"})
+
+_ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
+_OPTIONAL = frozenset({"typing.Optional", "typing_extensions.Optional"})
+_UNION = frozenset({"typing.Union", "typing_extensions.Union"})
+_LITERAL = frozenset({"typing.Literal", "typing_extensions.Literal"})
+_ANY = frozenset({"typing.Any", "typing_extensions.Any"})
+_WRAPPERS = frozenset(
+    {
+        f"{m}.{n}"
+        for m in ("typing", "typing_extensions")
+        for n in ("Required", "NotRequired", "ReadOnly", "ClassVar", "Final")
+    }
+)
+_CALLABLES = frozenset({"typing.Callable", "collections.abc.Callable", "typing_extensions.Callable"})
+_TUPLES = frozenset({"typing.Tuple", "builtins.tuple", "typing_extensions.Tuple"})
+_TYPES = frozenset({"typing.Type", "builtins.type", "typing_extensions.Type"})
+_FIELD_FUNCS = frozenset({"dataclasses.field"})
+_DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "pydantic.dataclasses.dataclass"})
+_STATIC = "builtins.staticmethod"
+_CLASSMETHOD = "builtins.classmethod"
+_PROPERTY = frozenset({"builtins.property", "abc.abstractproperty"})
+_OVERLOAD = frozenset({"typing.overload", "typing_extensions.overload"})
+
+
+class CannotLower(Exception):
+    """A shape the front end does not understand: report nothing rather than something wrong."""
+
+
+# -- forms: what an annotation evaluates to ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FNone:
+    pass
+
+
+@dataclass(frozen=True)
+class FAny:
+    pass
+
+
+@dataclass(frozen=True)
+class FEllipsis:
+    pass
+
+
+@dataclass(frozen=True)
+class FCallable:
+    pass
+
+
+@dataclass(frozen=True)
+class FClass:
+    fullname: str
+    info: TypeInfo = field(compare=False, hash=False, repr=False)
+
+
+@dataclass(frozen=True)
+class FNewType:
+    fullname: str
+    info: TypeInfo = field(compare=False, hash=False, repr=False)
+
+
+@dataclass(frozen=True)
+class FGeneric:
+    origin: FClass
+    args: tuple[Form, ...]
+
+
+@dataclass(frozen=True)
+class NodeMeta:
+    """The metadata of ``Int32``, ``Char`` and the JSON types: fixes the node outright."""
+
+    node: TypeNode
+
+
+Meta = Union[Marker, NodeMeta]
+
+
+@dataclass(frozen=True)
+class FAnnotated:
+    base: Form
+    metadata: tuple[Meta, ...]
+
+
+@dataclass(frozen=True)
+class FUnion:
+    args: tuple[Form, ...]
+
+
+@dataclass(frozen=True)
+class LitValue:
+    """One ``Literal`` value: its Python type name (for de-duplication), value, and repr."""
+
+    kind: str
+    value: object
+    text: str
+
+
+@dataclass(frozen=True)
+class FLiteral:
+    values: tuple[LitValue, ...]
+
+
+@dataclass(frozen=True)
+class FTypeVar:
+    name: str
+    fullname: str
+
+
+@dataclass(frozen=True)
+class FBare:
+    """A bare generic alias without a class behind it in mypy (``typing.Callable``)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class FUnresolved:
+    name: str
+
+
+@dataclass(frozen=True)
+class FOther:
+    name: str
+
+
+Form = Union[
+    FNone,
+    FAny,
+    FEllipsis,
+    FCallable,
+    FClass,
+    FNewType,
+    FGeneric,
+    FAnnotated,
+    FUnion,
+    FLiteral,
+    FTypeVar,
+    FBare,
+    FUnresolved,
+    FOther,
+]
+
+
+def _annotated(base: Form, metadata: tuple[Meta, ...]) -> Form:
+    """``Annotated[Annotated[T, a], b]`` is ``Annotated[T, a, b]``, as typing flattens it."""
+    if isinstance(base, FAnnotated):
+        return FAnnotated(base.base, base.metadata + metadata)
+    return FAnnotated(base, metadata)
+
+
+def _union(args: list[Form]) -> Form:
+    """``typing.Union``: nested unions flattened, duplicates dropped, one member is itself."""
+    flat: list[Form] = []
+    for a in args:
+        for member in a.args if isinstance(a, FUnion) else (a,):
+            if member not in flat:
+                flat.append(member)
+    return flat[0] if len(flat) == 1 else FUnion(tuple(flat))
+
+
+def _special_node(fullname: str) -> Form | None:
+    """The aliases of ``onellm_runtime.types``, as the runtime sees them (``Annotated[int, SizedInt]``)."""
+    module, _, name = fullname.rpartition(".")
+    if module not in ("onellm_runtime.types", "onellm_runtime"):
+        return None
+    sized = SIZED_INTS.get(name)
+    if sized is not None:
+        base = "builtins.int"
+        node: TypeNode = Scalar(ScalarKind.INT, sized.minimum, sized.maximum, sized.name)
+    elif name == "Char":
+        base, node = "builtins.str", Scalar(ScalarKind.CHAR)
+    elif name in ("JsonValue", "JsonObject", "JsonArray"):
+        kind = {"JsonValue": "value", "JsonObject": "object", "JsonArray": "array"}[name]
+        base, node = {"value": "builtins.object", "object": "builtins.dict", "array": "builtins.list"}[kind], JsonType(kind)  # type: ignore[arg-type]
+    else:
+        return None
+    return FAnnotated(FOther(base), (NodeMeta(node),))
+
+
+# -- scopes and name resolution ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where an expression was written, and how the runtime resolves its names there.
+
+    ``lazy``: the annotation is a string when the function runs (``from __future__ import
+    annotations`` or quotes), so ``typing.get_type_hints`` resolves it in the module's
+    globals: a name bound only under ``TYPE_CHECKING`` is then unresolvable.
+    ``class_names``: names of the enclosing class body are visible (record fields; eager
+    method annotations and defaults).
+    """
+
+    module: str
+    cls: TypeInfo | None = None
+    lazy: bool = False
+    class_names: bool = False
+
+
+class _Hidden:
+    """A name bound only under ``TYPE_CHECKING``, looked up lazily."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class _NeedMypy(Exception):
+    """An eager annotation names something we cannot look up: use mypy's analysed type."""
+
+
+@dataclass
+class LoweredTool:
+    """One tool found in the source, lowered, with where to report and list it."""
+
+    model: ToolModel
+    module: str
+    qualname: str
+    #: The first line of the definition (its first decorator), for ordering like the runtime.
+    first_line: int
+    line: int
+    column: int
+    #: Findings that are not the model's (``@tool`` applied twice).
+    extra: list[tuple[str, str]] = field(default_factory=list)
+    #: Context nodes for the extra findings / the tool itself.
+    def_context: Context | None = None
+    #: Whether the runtime would list this tool in a module manifest (module level or class level).
+    listed: bool = True
+
+
+@dataclass
+class ToolSite:
+    """What is needed to lower one function into a tool."""
+
+    module: str
+    fn_ast: src.FunctionNode | ast.Lambda
+    options: dict[str, object]
+    skip_first: bool
+    cls: TypeInfo | None
+    class_type_params: tuple[str, ...]
+    #: mypy's function (for fallback types and argument locations), or the lambda.
+    func: FuncDef | LambdaExpr | None
+    def_loc: Context
+    arg_locs: dict[str, Context]
+
+
+def is_tool_ref(expr: Expression) -> bool:
+    """``tool`` itself, however it is reached (``tool``, ``pkg.tool``, an alias ``t = tool``)."""
+    if not isinstance(expr, RefExpr):
+        return False
+    if expr.fullname == _TOOL:
+        return True
+    node = expr.node
+    if isinstance(node, Var) and node.type is not None:
+        t = get_proper_type(node.type)
+        return isinstance(t, Instance) and t.type.fullname == _TOOL_DECORATOR
+    return False
+
+
+def _is_tool_decorator(expr: Expression) -> bool:
+    if isinstance(expr, CallExpr):  # @tool(...): keyword arguments only
+        return is_tool_ref(expr.callee) and all(k == ARG_NAMED for k in expr.arg_kinds)
+    return is_tool_ref(expr)
+
+
+def tool_decorator_index(decorators: list[Expression]) -> int | None:
+    """The innermost ``@tool``/``@tool(...)`` in a decorator list (top to bottom), if any."""
+    for i in range(len(decorators) - 1, -1, -1):
+        if _is_tool_decorator(decorators[i]):
+            return i
+    return None
+
+
+def _ref_fullname(expr: Expression) -> str:
+    if isinstance(expr, CallExpr):
+        expr = expr.callee
+    return expr.fullname if isinstance(expr, RefExpr) else ""
+
+
+def _module_of_fullname(fullname: str, modules: dict[str, MypyFile]) -> str | None:
+    parts = fullname.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        candidate = ".".join(parts[:i])
+        if candidate in modules:
+            return candidate
+    return None
+
+
+class Frontend:
+    """One lowering context over a build's modules; records which modules it read.
+
+    It holds no state that changes results: ``deps`` only collects module names for
+    ``get_additional_indirect_deps``, and the source cache is keyed by file stamps.
+    """
+
+    def __init__(self, modules: dict[str, MypyFile], sources: SourceCache) -> None:
+        self.modules = modules
+        self.sources = sources
+        self.deps: set[str] = set()
+
+    # -- sources ----------------------------------------------------------------------
+
+    def source(self, module: str) -> ModuleSource | None:
+        file = self.modules.get(module)
+        if file is None:
+            return None
+        self.deps.add(module)
+        return self.sources.module(file.path)
+
+    def class_ast(self, info: TypeInfo) -> tuple[ModuleSource, ast.ClassDef] | None:
+        module = info.module_name
+        ms = self.source(module)
+        if ms is None:
+            return None
+        qualname = info.fullname[len(module) + 1 :]
+        node = ms.classes.get(qualname)
+        if node is None:
+            line = info.line if info.line > 0 else getattr(info.defn, "line", -1)
+            node = ms.classes_at.get((line, info.name))
+        return (ms, node) if node is not None else None
+
+    def record_kind(self, info: TypeInfo) -> str | None:
+        return _record_kind_of(self, info)
+
+    def lower_record(self, lowering: _Lowering, info: TypeInfo) -> Record:
+        return _lower_record(self, lowering, info)
+
+    # -- names ------------------------------------------------------------------------
+
+    def lookup(self, expr: ast.expr, scope: Scope) -> SymbolTableNode | _Hidden | None:
+        if isinstance(expr, ast.Name):
+            name = expr.id
+            if scope.cls is not None and scope.class_names:
+                found = scope.cls.names.get(name)
+                if found is not None:
+                    return found
+            if scope.lazy:
+                ms = self.source(scope.module)
+                if ms is not None and ms.type_checking_only(name):
+                    return _Hidden(name)
+            file = self.modules.get(scope.module)
+            if file is not None:
+                found = file.names.get(name)
+                if found is not None:
+                    return found
+            builtins = self.modules.get("builtins")
+            return builtins.names.get(name) if builtins is not None else None
+        if isinstance(expr, ast.Attribute):
+            base = self.lookup(expr.value, scope)
+            if isinstance(base, _Hidden) or base is None:
+                return base
+            node = base.node
+            if isinstance(node, MypyFile):
+                return node.names.get(expr.attr)
+            if isinstance(node, TypeInfo):
+                return node.names.get(expr.attr)
+            return None
+        return None
+
+    def fullname_of(self, expr: ast.expr, scope: Scope) -> str | None:
+        sym = self.lookup(expr, scope)
+        return sym.fullname if isinstance(sym, SymbolTableNode) else None
+
+    def resolver(self, scope: Scope) -> src.Resolve:
+        """Name resolution for constant values (defaults, options, marker arguments)."""
+
+        def resolve(expr: ast.expr) -> Resolution:
+            return self._resolve_value(expr, scope)
+
+        return resolve
+
+    def _resolve_value(self, expr: ast.expr, scope: Scope) -> Resolution:
+        # A class-body or module-level name bound exactly once: read its value where it was bound.
+        if isinstance(expr, ast.Name):
+            if scope.cls is not None and scope.class_names:
+                found = self.class_ast(scope.cls)
+                if found is not None:
+                    bindings = found[0].class_bindings(found[1]).get(expr.id)
+                    if bindings:
+                        return self._bound_once(bindings, Scope(scope.module, scope.cls, False, True))
+            ms = self.source(scope.module)
+            if ms is not None:
+                bindings = ms.bindings.get(expr.id)
+                if bindings and not all(isinstance(b.node, (ast.Import, ast.ImportFrom)) for b in bindings):
+                    return self._bound_once(bindings, Scope(scope.module))
+        sym = self.lookup(expr, Scope(scope.module, scope.cls, False, scope.class_names))
+        if not isinstance(sym, SymbolTableNode):
+            return None
+        node = sym.node
+        if isinstance(node, Var):
+            owner = node.info if node.info is not FUNC_NO_INFO and node.info is not None else None
+            try:
+                owner_name = owner.fullname if owner is not None else None
+            except Exception:  # an unset TypeInfo placeholder
+                owner, owner_name = None, None
+            if owner is not None and owner.is_enum:
+                return self._enum_value(owner, node.name)
+            if owner is not None and owner_name is not None:
+                found = self.class_ast(owner)
+                if found is None:
+                    return None
+                bindings = found[0].class_bindings(found[1]).get(node.name)
+                return self._bound_once(bindings or [], Scope(owner.module_name, owner, False, True))
+            module = _module_of_fullname(sym.fullname or "", self.modules)
+            if module is None:
+                return None
+            ms = self.source(module)
+            if ms is None:
+                return None
+            return self._bound_once(ms.bindings.get(node.name, []), Scope(module))
+        return None
+
+    def _bound_once(self, bindings: list[src.Binding], scope: Scope) -> Resolution:
+        if len(bindings) != 1 or bindings[0].value is None:
+            return None
+        return Bound(bindings[0].value, self.resolver(scope), scope)
+
+    def _enum_value(self, info: TypeInfo, member: str) -> Resolution:
+        members = self.enum_members(info)
+        if member in members:
+            return EnumValue(info.name, member)
+        # An alias: written as the member it aliases (the runtime writes ``value.name``).
+        found = self.class_ast(info)
+        if found is not None:
+            resolve = self.resolver(Scope(info.module_name, info, False, True))
+            values = {name: _enum_member_value(found[1], name, resolve) for name in (*members, member)}
+            target = values.get(member)
+            if not isinstance(target, (Opaque, Unreadable)):
+                for name in members:
+                    if values[name] == target and not isinstance(values[name], (Opaque, Unreadable)):
+                        return EnumValue(info.name, name)
+        return None
+
+    def enum_members(self, info: TypeInfo) -> tuple[str, ...]:
+        found = self.class_ast(info)
+        if found is not None:
+            return src.enum_members(found[1], self.resolver(Scope(info.module_name, info, False, True)))
+        return tuple(
+            name
+            for name, sym in info.names.items()
+            if isinstance(sym.node, Var) and not name.startswith("__") and not sym.node.is_property
+        )
+
+    # -- evaluating annotations ---------------------------------------------------------
+
+    def evaluate(self, expr: ast.expr, scope: Scope, depth: int = 0) -> Form:
+        if depth > 40:
+            raise CannotLower("annotation nests too deeply")
+        d = depth + 1
+        if isinstance(expr, ast.Constant):
+            value = expr.value
+            if isinstance(value, str):
+                try:
+                    parsed = ast.parse(value.strip(), mode="eval").body
+                except SyntaxError:
+                    return FUnresolved(value)
+                return self.evaluate(parsed, Scope(scope.module, scope.cls, True, scope.class_names), d)
+            if value is None:
+                return FNone()
+            if value is Ellipsis:
+                return FEllipsis()
+            return FOther(repr(value))
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
+            return _union([self.evaluate(expr.left, scope, d), self.evaluate(expr.right, scope, d)])
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            sym = self.lookup(expr, scope)
+            if isinstance(sym, _Hidden):
+                return FUnresolved(sym.name)
+            if sym is None:
+                if scope.lazy:
+                    return FUnresolved(_leftmost(expr))
+                raise _NeedMypy(ast.unparse(expr))
+            return self._symbol_form(sym, ast.unparse(expr), scope, d)
+        if isinstance(expr, ast.Subscript):
+            return self._subscript(expr, scope, d)
+        if isinstance(expr, ast.List):
+            return FOther(ast.unparse(expr))
+        return FOther(ast.unparse(expr))
+
+    def _symbol_form(self, sym: SymbolTableNode, text: str, scope: Scope, depth: int) -> Form:
+        node = sym.node
+        fullname = sym.fullname
+        if fullname in _ANY:
+            return FAny()
+        if fullname in type_aliases:  # typing.List and friends: a bare alias of their origin
+            origin = self._cls(type_aliases[fullname])
+            return FGeneric(origin, ()) if origin is not None else FOther(text)
+        if fullname in _TUPLES and not isinstance(node, TypeInfo):
+            origin = self._cls("builtins.tuple")
+            return FGeneric(origin, ()) if origin is not None else FOther(text)
+        if fullname in _TYPES and not isinstance(node, TypeInfo):
+            origin = self._cls("builtins.type")
+            return FGeneric(origin, ()) if origin is not None else FOther(text)
+        if fullname in _CALLABLES:  # a bare Callable: get_origin gives collections.abc.Callable
+            return FBare("Callable")
+        if isinstance(node, TypeInfo):
+            if node.is_newtype:
+                return FNewType(node.fullname, node)
+            if node.fullname.startswith("typing.") and node.type_vars and node.fullname not in _BARE:
+                # typing.Iterator and friends: at runtime a bare alias of the collections.abc class.
+                return FGeneric(FClass(node.fullname, node), ())
+            return FClass(node.fullname, node)
+        if isinstance(node, TypeAlias):
+            special = _special_node(node.fullname)
+            if special is not None:
+                return self._fix_special(special)
+            if node.python_3_12_type_alias:
+                return FOther(node.name)
+            return self._alias_form(node, depth)
+        if isinstance(node, (TypeVarExpr, ParamSpecExpr, TypeVarTupleExpr)):
+            return FTypeVar(node.name, node.fullname)
+        if isinstance(node, (FuncDef, OverloadedFuncDef, Decorator)):
+            return FCallable()
+        if isinstance(node, Var):
+            t = get_proper_type(node.type) if node.type is not None else None
+            if isinstance(t, AnyType) and t.type_of_any != TypeOfAny.explicit:
+                raise CannotLower(f"{text} comes from a module mypy does not follow")
+        return FOther(text)
+
+    def _fix_special(self, form: Form) -> Form:
+        """Give the special aliases' base class its TypeInfo (it only matters for equality)."""
+        assert isinstance(form, FAnnotated) and isinstance(form.base, FOther)
+        info = self._info(form.base.name)
+        base: Form = FClass(info.fullname, info) if info is not None else form.base
+        if info is not None and info.fullname in ("builtins.dict", "builtins.list"):
+            obj = self._info("builtins.object")
+            string = self._info("builtins.str")
+            args: tuple[Form, ...] = ()
+            if obj is not None and string is not None:
+                o = FClass(obj.fullname, obj)
+                args = (FClass(string.fullname, string), o) if info.fullname == "builtins.dict" else (o,)
+            base = FGeneric(FClass(info.fullname, info), args)
+        return FAnnotated(base, form.metadata)
+
+    def _cls(self, fullname: str) -> FClass | None:
+        info = self._info(fullname)
+        return FClass(info.fullname, info) if info is not None else None
+
+    def _info(self, fullname: str) -> TypeInfo | None:
+        module = _module_of_fullname(fullname, self.modules)
+        if module is None:
+            return None
+        sym = self.modules[module].names.get(fullname[len(module) + 1 :])
+        return sym.node if sym is not None and isinstance(sym.node, TypeInfo) else None
+
+    def _alias_form(self, alias: TypeAlias, depth: int) -> Form:
+        module = _module_of_fullname(alias.fullname, self.modules)
+        if module is not None:
+            ms = self.source(module)
+            if ms is not None:
+                short = alias.fullname[len(module) + 1 :]
+                value = _alias_value(ms, short, alias.line)
+                if value is not None:
+                    return self.evaluate(value, Scope(module), depth)
+        return self.from_mypy(alias.target, depth)
+
+    def _subscript(self, expr: ast.Subscript, scope: Scope, depth: int) -> Form:
+        head = expr.value
+        elts = list(expr.slice.elts) if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+        sym = self.lookup(head, scope)
+        if isinstance(sym, _Hidden):
+            return FUnresolved(sym.name)
+        if sym is None:
+            if scope.lazy:
+                return FUnresolved(_leftmost(head))
+            raise _NeedMypy(ast.unparse(head))
+        fullname = sym.fullname
+        node = sym.node
+        if fullname in _ANNOTATED:
+            base = self.evaluate(elts[0], scope, depth)
+            metas = tuple(m for m in (self._meta(e, scope, depth) for e in elts[1:]) if m is not None)
+            return _annotated(base, metas)
+        if fullname in _OPTIONAL:
+            return _union([self.evaluate(elts[0], scope, depth), FNone()])
+        if fullname in _UNION:
+            return _union([self.evaluate(e, scope, depth) for e in elts])
+        if fullname in _LITERAL:
+            return FLiteral(tuple(self._literal_values(elts, scope, depth)))
+        if fullname in _WRAPPERS:
+            return self.evaluate(elts[0], scope, depth)
+        if fullname in _CALLABLES:
+            return FCallable()
+        args = tuple(self.evaluate(e, scope, depth) for e in elts)
+        if fullname in type_aliases:
+            origin = self._cls(type_aliases[fullname])
+            return FGeneric(origin, args) if origin is not None else FOther(ast.unparse(expr))
+        if fullname in _TUPLES:
+            origin = self._cls("builtins.tuple")
+            return FGeneric(origin, args) if origin is not None else FOther(ast.unparse(expr))
+        if fullname in _TYPES:
+            origin = self._cls("builtins.type")
+            return FGeneric(origin, args) if origin is not None else FOther(ast.unparse(expr))
+        if isinstance(node, TypeInfo):
+            return FGeneric(FClass(node.fullname, node), args)
+        if isinstance(node, TypeAlias) and _special_node(node.fullname) is None:
+            value = self._alias_form(node, depth)
+            params = _type_vars_in(value)
+            return _substitute(value, dict(zip([p.fullname for p in params], args)))
+        return FOther(ast.unparse(expr))
+
+    def _meta(self, expr: ast.expr, scope: Scope, depth: int) -> Meta | None:
+        """One ``Annotated`` metadata expression as the runtime's ``_marker`` reads it."""
+        for _ in range(8):
+            if isinstance(expr, ast.Call):
+                fullname = self.fullname_of(expr.func, Scope(scope.module, scope.cls, False, scope.class_names))
+                if fullname is None:
+                    return None
+                return src.marker_from_call(fullname, expr, self.resolver(Scope(scope.module, scope.cls, False, True)))
+            if isinstance(expr, (ast.Name, ast.Attribute)):
+                found = self._resolve_value(expr, scope)
+                if isinstance(found, Bound) and isinstance(found.scope, Scope):
+                    # A marker bound to a name: read the call where the name was bound.
+                    scope = found.scope
+                    expr = found.value
+                    continue
+            return None
+        return None
+
+    def _literal_values(self, elts: list[ast.expr], scope: Scope, depth: int) -> list[LitValue]:
+        values: list[LitValue] = []
+        for e in elts:
+            if isinstance(e, ast.Subscript) and self.fullname_of(e.value, scope) in _LITERAL:
+                inner = list(e.slice.elts) if isinstance(e.slice, ast.Tuple) else [e.slice]
+                found = self._literal_values(inner, scope, depth)
+            else:
+                found = [self._literal_value(e, scope)]
+            for v in found:
+                if not any(v.kind == seen.kind and v.value == seen.value for seen in values):
+                    values.append(v)
+        return values
+
+    def _literal_value(self, expr: ast.expr, scope: Scope) -> LitValue:
+        read = src.read_constant(expr, self.resolver(scope))
+        if isinstance(read, EnumValue):
+            return LitValue("enum", (read.enum, read.member), f"<{read.enum}.{read.member}>")
+        if isinstance(read, (Opaque, Unreadable)):
+            return LitValue("other", ast.unparse(expr), ast.unparse(expr))
+        return LitValue(type(read).__name__, read, repr(read))
+
+    # -- mypy types, where the source is not available ----------------------------------
+
+    def from_mypy(self, t: Type | None, depth: int = 0) -> Form:
+        if t is None or depth > 40:
+            raise CannotLower("no type")
+        d = depth + 1
+        if isinstance(t, TypeAliasType) and t.alias is not None:
+            special = _special_node(t.alias.fullname)
+            if special is not None:
+                return self._fix_special(special)
+            if t.is_recursive and depth > 20:
+                raise CannotLower("recursive alias")
+            return self.from_mypy(get_proper_type(t), d)
+        p = get_proper_type(t)
+        if isinstance(p, NoneType):
+            return FNone()
+        if isinstance(p, AnyType):
+            if p.type_of_any == TypeOfAny.explicit:
+                return FAny()
+            raise CannotLower("an implicit Any")
+        if isinstance(p, MypyUnionType):
+            return _union([self.from_mypy(item, d) for item in p.items])
+        if isinstance(p, MypyLiteralType):
+            v = p.value
+            if p.fallback.type.is_enum:
+                return FLiteral((LitValue("enum", (p.fallback.type.name, v), f"<{p.fallback.type.name}.{v}>"),))
+            return FLiteral((LitValue(type(v).__name__, v, repr(v)),))
+        if isinstance(p, TypeVarLikeType):
+            return FTypeVar(p.name, p.fullname)
+        if isinstance(p, (CallableType, Overloaded)):
+            return FCallable()
+        if isinstance(p, TupleType):
+            fallback = p.partial_fallback.type
+            if fallback.fullname != "builtins.tuple":
+                return FClass(fallback.fullname, fallback)
+            origin = self._cls("builtins.tuple")
+            if origin is None:
+                raise CannotLower("no tuple")
+            return FGeneric(origin, tuple(self.from_mypy(i, d) for i in p.items))
+        if isinstance(p, TypedDictType):
+            info = p.fallback.type
+            return FClass(info.fullname, info)
+        if isinstance(p, TypeType):
+            origin = self._cls("builtins.type")
+            if origin is None:
+                raise CannotLower("no type")
+            return FGeneric(origin, (self.from_mypy(p.item, d),))
+        if isinstance(p, Instance):
+            info = p.type
+            if info.is_newtype:
+                return FNewType(info.fullname, info)
+            if info.fullname == "builtins.tuple":
+                return FGeneric(FClass(info.fullname, info), (self.from_mypy(p.args[0], d), FEllipsis()))
+            if p.args:
+                return FGeneric(FClass(info.fullname, info), tuple(self.from_mypy(a, d) for a in p.args))
+            return FClass(info.fullname, info)
+        raise CannotLower(f"unexpected type {type(p).__name__}")
+
+    def newtype_supertype(self, form: FNewType) -> Form:
+        info = form.info
+        module = info.module_name
+        ms = self.source(module)
+        if ms is not None:
+            bindings = ms.bindings.get(info.name, [])
+            for b in bindings:
+                value = b.value
+                if isinstance(value, ast.Call) and len(value.args) == 2:
+                    return self.evaluate(value.args[1], Scope(module))
+        if not info.bases:
+            raise CannotLower("NewType without a base")
+        return self.from_mypy(info.bases[0])
+
+
+def _leftmost(expr: ast.expr) -> str:
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else ast.unparse(expr)
+
+
+def _alias_value(ms: ModuleSource, name: str, line: int) -> ast.expr | None:
+    if "." in name:
+        return None
+    for b in ms.bindings.get(name, []):
+        if b.value is not None and (line <= 0 or getattr(b.node, "lineno", line) == line):
+            value = b.value
+            if isinstance(value, ast.Call):  # TypeAliasType("X", value) (typing_extensions)
+                return None
+            return value
+    return None
+
+
+def _enum_member_value(node: ast.ClassDef, name: str, resolve: src.Resolve) -> object:
+    for stmt in node.body:
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            return src.read_constant(stmt.value, resolve)
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
+            return src.read_constant(stmt.value, resolve) if stmt.value is not None else src.Unreadable()
+    return src.Unreadable()
+
+
+def _type_vars_in(form: Form) -> list[FTypeVar]:
+    """Type variables in order of first appearance (a generic alias's parameters)."""
+    found: list[FTypeVar] = []
+
+    def visit(f: Form) -> None:
+        if isinstance(f, FTypeVar):
+            if f not in found:
+                found.append(f)
+        elif isinstance(f, FGeneric):
+            for a in f.args:
+                visit(a)
+        elif isinstance(f, FUnion):
+            for a in f.args:
+                visit(a)
+        elif isinstance(f, FAnnotated):
+            visit(f.base)
+
+    visit(form)
+    return found
+
+
+def _substitute(form: Form, mapping: dict[str, Form]) -> Form:
+    if isinstance(form, FTypeVar):
+        return mapping.get(form.fullname, form)
+    if isinstance(form, FGeneric):
+        return FGeneric(form.origin, tuple(_substitute(a, mapping) for a in form.args))
+    if isinstance(form, FUnion):
+        return _union([_substitute(a, mapping) for a in form.args])
+    if isinstance(form, FAnnotated):
+        return _annotated(_substitute(form.base, mapping), form.metadata)
+    return form
+
+
+# -- lowering: forms -> the model, as typing_front._Lowering ---------------------------------
+
+
+def _runtime_name(info: TypeInfo) -> str:
+    return _RUNTIME_NAMES.get(info.fullname, info.name)
+
+
+class _Lowering:
+    """One lowering pass: the stack of records being entered (OLT006) and type arguments."""
+
+    def __init__(self, fe: Frontend) -> None:
+        self.fe = fe
+        self.stack: list[str] = []
+        self.subst: dict[str, Form] = {}
+        self.depth = 0
+
+    def lower(self, f: Form) -> TypeNode:
+        self.depth += 1
+        if self.depth > 200:
+            raise CannotLower("type nests too deeply")
+        try:
+            return self._lower(f)
+        finally:
+            self.depth -= 1
+
+    def _lower(self, f: Form) -> TypeNode:
+        if isinstance(f, FUnresolved):
+            return Unsupported("unresolved", f.name)
+        if isinstance(f, FNone):
+            return Unsupported("none")
+        if isinstance(f, FAny):
+            return Unsupported("any")
+        if isinstance(f, FClass) and f.fullname == "builtins.object":
+            return Unsupported("object")
+        if isinstance(f, FClass) and f.fullname in _SCALARS:
+            return Scalar(_SCALARS[f.fullname])
+        if isinstance(f, FTypeVar):
+            if f.fullname in self.subst:
+                return self.lower(self.subst[f.fullname])
+            return TypeVarRef(f.name)
+        if isinstance(f, FNewType):
+            return self.lower(self.fe.newtype_supertype(f))
+        if isinstance(f, FAnnotated):
+            return self._annotated(f)
+        if isinstance(f, FUnion):
+            return self._union(f)
+        if isinstance(f, FLiteral):
+            return self._literal(f)
+        if isinstance(f, FGeneric):
+            return self._generic(f.origin.info, f.args)
+        if isinstance(f, FClass):
+            return self._class(f.info)
+        if isinstance(f, FCallable):
+            return Unsupported("callable")
+        if isinstance(f, FBare):
+            return Unsupported("bare", f.name)
+        if isinstance(f, FEllipsis):
+            return Unsupported("other", "Ellipsis")
+        if isinstance(f, FOther):
+            return Unsupported("other", f.name)
+        raise CannotLower(f"unexpected form {f!r}")
+
+    def _annotated(self, f: FAnnotated) -> TypeNode:
+        markers: list[Marker] = []
+        node: TypeNode | None = None
+        for meta in f.metadata:
+            if isinstance(meta, NodeMeta):
+                node = meta.node
+            else:
+                markers.append(meta)
+        if node is None:
+            node = self.lower(f.base)
+        if isinstance(node, Annotated):
+            markers = [*node.markers, *markers]
+            node = node.inner
+        return Annotated(node, tuple(markers)) if markers else node
+
+    def _union(self, f: FUnion) -> TypeNode:
+        nullable = any(isinstance(a, FNone) for a in f.args)
+        members = [self.lower(a) for a in f.args if not isinstance(a, FNone)]
+        if not members:
+            return Unsupported("none")
+        node: TypeNode = members[0] if len(members) == 1 else UnionType(tuple(members))
+        return Nullable(node) if nullable else node
+
+    def _literal(self, f: FLiteral) -> TypeNode:
+        values: list[str | int | bool] = []
+        nullable = False
+        for v in f.values:
+            if v.kind == "NoneType":
+                nullable = True
+            elif v.kind in ("str", "int", "bool"):
+                assert isinstance(v.value, (str, int, bool))
+                values.append(v.value)
+            else:
+                return Unsupported("other", f"Literal[{v.text}]")
+        if not values:
+            return Unsupported("none")
+        node = LiteralType(tuple(values))
+        return Nullable(node) if nullable else node
+
+    def _generic(self, origin: TypeInfo, args: tuple[Form, ...]) -> TypeNode:
+        fullname = origin.fullname
+        if not args:
+            return Unsupported("bare", _runtime_name(origin))
+        if fullname in _LISTS:
+            return ArrayType(self.lower(args[0]), "list")
+        if fullname == "builtins.tuple":
+            if len(args) == 2 and isinstance(args[1], FEllipsis):
+                return ArrayType(self.lower(args[0]), "tuple")
+            return Unsupported("fixed_tuple")
+        if fullname in _SETS:
+            return ArrayType(self.lower(args[0]), "frozenset" if _SETS[fullname] == "frozenset" else "set")
+        if fullname in _MAPS:
+            key = args[0]
+            while isinstance(key, FNewType):
+                key = self.fe.newtype_supertype(key)
+            if not (isinstance(key, FClass) and key.fullname == "builtins.str"):
+                return Unsupported("dict_key")
+            if len(args) < 2:
+                raise CannotLower("a mapping with one type argument")
+            return MapType(self.lower(args[1]))
+        if fullname == "typing.Callable":
+            return Unsupported("callable")
+        if self.fe.record_kind(origin) is not None:
+            params = [tv.fullname for tv in origin.defn.type_vars] if origin.defn.type_vars else []
+            if not params:
+                params = [f"{origin.fullname}.{n}" for n in origin.type_vars]
+            return self._record(origin, dict(zip(params, (self._subst(a) for a in args))))
+        return Unsupported("collection", _runtime_name(origin))
+
+    def _subst(self, arg: Form) -> Form:
+        if isinstance(arg, FTypeVar):
+            return self.subst.get(arg.fullname, arg)
+        return arg
+
+    def _class(self, info: TypeInfo) -> TypeNode:
+        fullname = info.fullname
+        if info.is_enum:
+            is_flag = any(c.fullname == "enum.Flag" for c in info.mro)
+            return EnumType(info.name, self.fe.enum_members(info), is_flag)
+        if fullname in _BARE:
+            return Unsupported("bare", _runtime_name(info))
+        if self.fe.record_kind(info) is not None:
+            return self._record(info, {})
+        if info.is_protocol or info.is_abstract:
+            return Unsupported("protocol", info.name)
+        if fullname in (_CONTEXT, _CANCELLATION) or fullname in _PARTS:
+            return Unsupported("other", info.name)
+        module = info.module_name
+        if any(c.fullname == "builtins.type" for c in info.mro) or module in (
+            "builtins",
+            "collections",
+            "collections.abc",
+            "typing",
+        ):
+            return Unsupported("collection" if module != "builtins" else "other", info.name)
+        return NotARecord(info.name)
+
+    def _record(self, info: TypeInfo, subst: dict[str, Form]) -> TypeNode:
+        if info.fullname in self.stack:
+            return SelfReference(info.name)
+        self.stack.append(info.fullname)
+        outer = self.subst
+        self.subst = subst
+        try:
+            return self.fe.lower_record(self, info)
+        finally:
+            self.subst = outer
+            self.stack.pop()
+
+
+# -- records ----------------------------------------------------------------------------------
+
+
+def _is_dataclass_class(fe: Frontend, info: TypeInfo) -> bool:
+    """Has mypy's dataclass metadata from ``@dataclass`` itself (not a ``dataclass_transform``)."""
+    if "dataclass" not in info.metadata:
+        return False
+    found = fe.class_ast(info)
+    if found is None:
+        return True
+    scope = Scope(info.module_name)
+    for dec in found[1].decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if fe.fullname_of(target, scope) in _DATACLASS_DECORATORS:
+            return True
+    return False
+
+
+def _record_kind_of(fe: Frontend, info: TypeInfo) -> str | None:
+    for c in info.mro:
+        if _is_dataclass_class(fe, c):
+            return "dataclass"
+    if info.typeddict_type is not None:
+        return "typeddict"
+    if info.tuple_type is not None and any("namedtuple" in c.metadata for c in info.mro):
+        return "namedtuple"
+    return None
+
+
+def _bases(fe: Frontend, info: TypeInfo) -> list[TypeInfo]:
+    """The class's bases as written (``__orig_bases__``), resolved; mypy's bases without source."""
+    found = fe.class_ast(info)
+    if found is None:
+        return [b.type for b in info.bases]
+    out: list[TypeInfo] = []
+    scope = Scope(info.module_name)
+    for base in found[1].bases:
+        target = base.value if isinstance(base, ast.Subscript) else base
+        sym = fe.lookup(target, scope)
+        if isinstance(sym, SymbolTableNode) and isinstance(sym.node, TypeInfo):
+            out.append(sym.node)
+    return out
+
+
+def _field_site(fe: Frontend, info: TypeInfo, name: str) -> tuple[ast.AnnAssign, TypeInfo, ModuleSource] | None:
+    """The ``name: T = ...`` statement that declares a record field: the class first, then its bases."""
+    seen: set[str] = set()
+    order: list[TypeInfo] = [info]
+    while order:
+        c = order.pop(0)
+        if c.fullname in seen:
+            continue
+        seen.add(c.fullname)
+        found = fe.class_ast(c)
+        if found is not None:
+            for stmt in found[1].body:
+                if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
+                    return stmt, c, found[0]
+        order.extend(_bases(fe, c))
+        order.extend(m for m in c.mro[1:] if m.fullname not in seen)
+    return None
+
+
+def _record_docstrings(fe: Frontend, info: TypeInfo) -> tuple[str, ...]:
+    docs: list[str] = []
+    seen: set[str] = set()
+
+    def visit(c: TypeInfo) -> None:
+        if c.fullname in seen or c.fullname in ("builtins.object", "builtins.tuple", "builtins.dict"):
+            return
+        seen.add(c.fullname)
+        found = fe.class_ast(c)
+        if found is not None:
+            doc = src.docstring(found[1])
+            if doc is not None:
+                docs.append(doc)
+        for base in _bases(fe, c):
+            if _record_kind_of(fe, base) is not None:
+                visit(base)
+
+    visit(info)
+    return tuple(docs)
+
+
+def _explicit_hash(fe: Frontend, info: TypeInfo) -> bool | None:
+    """A ``__hash__`` the class body sets itself: True (a method), False (``= None``), None (none)."""
+    found = fe.class_ast(info)
+    if found is None:
+        return None
+    for stmt in found[1].body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__hash__":
+            return True
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__hash__" for t in stmt.targets):
+            return not (isinstance(stmt.value, ast.Constant) and stmt.value.value is None)
+    return None
+
+
+def _defines_eq(fe: Frontend, info: TypeInfo) -> bool:
+    found = fe.class_ast(info)
+    return found is not None and any(
+        isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__eq__" for s in found[1].body
+    )
+
+
+def _hashable(fe: Frontend, info: TypeInfo, depth: int = 0) -> bool:
+    """``getattr(cls, "__hash__", None) is not None``, following ``dataclasses``' hash rules."""
+    if depth > 50 or info.fullname == "builtins.object":
+        return True
+    if "dataclass" in info.metadata and _is_dataclass_class(fe, info):
+        eq, frozen, unsafe_hash = True, bool(info.metadata["dataclass"].get("frozen", False)), False
+        found = fe.class_ast(info)
+        if found is not None:
+            resolve = fe.resolver(Scope(info.module_name))
+            for dec in found[1].decorator_list:
+                if isinstance(dec, ast.Call):
+                    for kw in dec.keywords:
+                        value = src.read_constant(kw.value, resolve)
+                        if kw.arg == "eq" and isinstance(value, bool):
+                            eq = value
+                        elif kw.arg == "unsafe_hash" and isinstance(value, bool):
+                            unsafe_hash = value
+                        elif kw.arg == "frozen" and isinstance(value, bool):
+                            frozen = value
+        explicit = _explicit_hash(fe, info)
+        if explicit is False and _defines_eq(fe, info):
+            explicit = None  # ``__hash__ = None`` implied by ``__eq__`` is not explicit
+        if unsafe_hash:
+            return True
+        if not eq:
+            return explicit if explicit is not None else _hashable(fe, info.bases[0].type, depth + 1) if info.bases else True
+        if explicit is not None:
+            return explicit
+        return frozen
+    explicit = _explicit_hash(fe, info)
+    if explicit is not None:
+        return explicit
+    if _defines_eq(fe, info):
+        return False
+    return _hashable(fe, info.bases[0].type, depth + 1) if info.bases else True
+
+
+def _lower_record(self: Frontend, lowering: _Lowering, info: TypeInfo) -> Record:
+    """A record's fields in contract order, as ``typing_front._lower_record``."""
+    kind = _record_kind_of(self, info)
+    fields: list[RecordField] = []
+
+    def field_form(name: str, fallback: Type | None) -> tuple[TypeNode, ast.AnnAssign | None, Scope]:
+        site = _field_site(self, info, name)
+        if site is not None:
+            stmt, owner, ms = site
+            scope = Scope(owner.module_name, owner, ms.lazy, True)
+            try:
+                return lowering.lower(self.evaluate(stmt.annotation, scope)), stmt, scope
+            except _NeedMypy:
+                pass
+            return lowering.lower(self.from_mypy(fallback)), stmt, scope
+        return lowering.lower(self.from_mypy(fallback)), None, Scope(info.module_name, info, False, True)
+
+    if kind == "dataclass":
+        holder = next(c for c in info.mro if _is_dataclass_class(self, c))
+        for attr in holder.metadata["dataclass"]["attributes"]:
+            if attr.get("is_init_var") or not attr.get("is_in_init", True):
+                continue
+            name = attr["name"]
+            node, stmt, scope = field_form(name, _attribute_type(holder, name))
+            has_default = bool(attr.get("has_default"))
+            default = NO_DEFAULT
+            if has_default:
+                if stmt is not None and stmt.value is not None:
+
+                    def is_field(expr: ast.expr, scope: Scope = scope) -> bool:
+                        return self.fullname_of(expr, Scope(scope.module, scope.cls, False, True)) in _FIELD_FUNCS
+
+                    default = src.field_value(stmt.value, is_field, self.resolver(scope))
+                    if not default.present:
+                        default = OPAQUE_DEFAULT
+                else:
+                    default = OPAQUE_DEFAULT
+            fields.append(RecordField(name, node, not has_default, _settle(default, node)))
+        hashable = _hashable(self, info)
+    elif kind == "namedtuple":
+        holder = next(c for c in info.mro if "namedtuple" in c.metadata)
+        names: list[str] = list(holder.metadata["namedtuple"].get("fields", []))
+        items = holder.tuple_type.items if holder.tuple_type is not None else []
+        for i, name in enumerate(names):
+            node, stmt, scope = field_form(name, items[i] if i < len(items) else None)
+            default = NO_DEFAULT
+            if stmt is not None and stmt.value is not None:
+                default = src.read_default(stmt.value, self.resolver(scope))
+            fields.append(RecordField(name, node, not default.present, _settle(default, node)))
+        hashable = True
+    else:
+        td = info.typeddict_type
+        assert td is not None
+        for name, typ in td.items.items():
+            node, _, _ = field_form(name, typ)
+            fields.append(RecordField(name, node, name in td.required_keys, NO_DEFAULT))
+        hashable = False
+    return Record(info.name, kind, tuple(fields), _record_docstrings(self, info), hashable)  # type: ignore[arg-type]
+
+
+def _attribute_type(info: TypeInfo, name: str) -> Type | None:
+    for c in info.mro:
+        sym = c.names.get(name)
+        if sym is not None and isinstance(sym.node, Var):
+            return sym.node.type
+    return None
+
+
+def _settle(default: Default, node: TypeNode) -> Default:
+    """An unreadable default of a type whose defaults are never written is just opaque.
+
+    The runtime holds some value there and writes nothing; only for a writable type
+    does the value matter (OLT014).
+    """
+    if default.state == "unreadable" and not rules.is_writable_type(node):
+        return OPAQUE_DEFAULT
+    return default
+
+
+# -- functions -> tools ---------------------------------------------------------------------
+
+_OPTION_DEFAULTS: dict[str, object] = {
+    "name": None,
+    "description": None,
+    "ends_loop": False,
+    "requires_approval": False,
+    "parallel_safe": True,
+    "timeout_seconds": 0,
+    "naming": None,
+    "invocation_mode": "wait",
+}
+
+
+def _is_str_annotation(expr: ast.expr | None) -> bool:
+    return isinstance(expr, ast.Constant) and isinstance(expr.value, str)
+
+
+def _unwrap_awaitable(form: Form) -> Form:
+    if isinstance(form, FGeneric) and form.origin.fullname in _AWAITABLES and form.args:
+        return form.args[-1]
+    return form
+
+
+def _is_part(form: Form | None) -> bool:
+    return isinstance(form, FClass) and form.fullname in _PARTS
+
+
+def _is_parts_union(form: Form | None) -> bool:
+    return isinstance(form, FUnion) and all(_is_part(a) for a in form.args)
+
+
+def _func_qualname(func: FuncDef, module: str) -> str:
+    fullname = func.fullname
+    return fullname[len(module) + 1 :] if fullname.startswith(module + ".") else func.name
+
+
+def _first_line(node: Decorator | FuncDef | ClassDef) -> int:
+    if isinstance(node, Decorator):
+        return min([node.func.line, *(d.line for d in node.original_decorators)])
+    if isinstance(node, ClassDef):
+        return min([node.line, *(d.line for d in node.decorators)])
+    return node.line
+
+
+def _method_info(func: FuncDef) -> TypeInfo | None:
+    info = func.info
+    if info is FUNC_NO_INFO or info is None:
+        return None
+    return info
+
+
+def _class_type_params(info: TypeInfo | None) -> tuple[str, ...]:
+    """The enclosing class's type variables, as ``Tool.__set_name__`` reads them."""
+    if info is None:
+        return ()
+    return tuple(dict.fromkeys(info.type_vars))
+
+
+class _ToolLowering:
+    """``typing_front.lower_function``, on a function's source and mypy's view of it."""
+
+    def __init__(self, fe: Frontend, site: ToolSite) -> None:
+        self.fe = fe
+        self.site = site
+
+    def _fallback(self, name: str | None) -> Type | None:
+        func = self.site.func
+        t = func.type if isinstance(func, FuncDef) else None
+        if not isinstance(t, CallableType):
+            return None
+        if name is None:
+            return t.ret_type
+        if name in t.arg_names:
+            return t.arg_types[t.arg_names.index(name)]
+        return None
+
+    def form(self, expr: ast.expr, scope: Scope, name: str | None) -> Form:
+        try:
+            return self.fe.evaluate(expr, scope)
+        except _NeedMypy:
+            return self.fe.from_mypy(self._fallback(name))
+
+    def model(self) -> ToolModel:
+        site, fe = self.site, self.fe
+        ms = fe.source(site.module)
+        if ms is None:
+            raise CannotLower("no source")
+        fn = site.fn_ast
+        a = fn.args
+        positional = [*a.posonlyargs, *a.args]
+        pos_defaults: list[ast.expr | None] = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+        entries: list[tuple[ast.arg, ParamKind, ast.expr | None]] = [
+            (arg, "normal", d) for arg, d in zip(positional, pos_defaults)
+        ]
+        if a.vararg is not None:
+            entries.append((a.vararg, "var_positional", None))
+        entries.extend((arg, "normal", d) for arg, d in zip(a.kwonlyargs, a.kw_defaults))
+        if a.kwarg is not None:
+            entries.append((a.kwarg, "var_keyword", None))
+        if site.skip_first and entries and entries[0][1] == "normal":
+            entries = entries[1:]
+        returns_ann = fn.returns if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        lazy = ms.lazy or _is_str_annotation(returns_ann) or any(_is_str_annotation(e[0].annotation) for e in entries)
+        ann_scope = Scope(site.module, site.cls, lazy, site.cls is not None and not lazy)
+        value_scope = Scope(site.module, site.cls, False, site.cls is not None)
+        resolve = fe.resolver(value_scope)
+        params: list[Param] = []
+        for arg, kind, default_expr in entries:
+            name = arg.arg
+            loc = site.arg_locs.get(name, site.def_loc)
+            if kind != "normal":
+                params.append(Param(name, Unsupported("other"), kind, loc=loc))
+                continue
+            default = src.read_default(default_expr, resolve)
+            if arg.annotation is None:
+                node: TypeNode = Unsupported("missing")
+                params.append(Param(name, node, "normal", _settle(default, node), loc))
+                continue
+            form = self.form(arg.annotation, ann_scope, name)
+            if isinstance(form, FClass) and form.fullname in (_CONTEXT, _CANCELLATION):
+                context: ParamKind = "context" if form.fullname == _CONTEXT else "cancellation"
+                params.append(Param(name, Unsupported("other"), context, _settle(default, Unsupported("other")), loc))
+                continue
+            node = _Lowering(fe).lower(form)
+            params.append(Param(name, node, "normal", _settle(default, node), loc))
+        returns = self.returns(returns_ann, ann_scope)
+        o = site.options
+        type_params = tuple(getattr(t, "name", "") for t in getattr(fn, "type_params", ()) or ())
+        is_lambda = isinstance(fn, ast.Lambda)
+        return ToolModel(
+            function_name="<lambda>" if is_lambda else getattr(fn, "name", "<lambda>"),
+            explicit_name=o["name"],  # type: ignore[arg-type]
+            explicit_description=o["description"],  # type: ignore[arg-type]
+            docstring=None if isinstance(fn, ast.Lambda) else src.docstring(fn),
+            params=tuple(params),
+            returns=returns,
+            naming=o["naming"],  # type: ignore[arg-type]
+            invocation_mode=o["invocation_mode"],  # type: ignore[arg-type]
+            ends_loop=o["ends_loop"],  # type: ignore[arg-type]
+            requires_approval=o["requires_approval"],  # type: ignore[arg-type]
+            parallel_safe=o["parallel_safe"],  # type: ignore[arg-type]
+            timeout_seconds=o["timeout_seconds"],  # type: ignore[arg-type]
+            type_params=type_params,
+            class_type_params=site.class_type_params,
+            is_lambda=is_lambda,
+            loc=site.def_loc,
+        )
+
+    def returns(self, ann: ast.expr | None, scope: Scope) -> Returns:
+        if ann is None:
+            return Returns("unannotated")
+        form = _unwrap_awaitable(self.form(ann, scope, None))
+        if isinstance(form, FNone):
+            return Returns("none")
+        if _is_part(form) or _is_parts_union(form):
+            return Returns("parts")
+        if isinstance(form, FGeneric) and (form.origin.fullname in _LISTS or form.origin.fullname == "builtins.tuple"):
+            item = form.args[0] if form.args else None
+            if _is_part(item) or _is_parts_union(item):
+                return Returns("parts")
+        return Returns("type", _Lowering(self.fe).lower(form))
+
+
+def _read_options(fe: Frontend, call: ast.Call | None, skip: int, scope: Scope) -> dict[str, object]:
+    """``@tool(...)``/``Tool.create(fn, ...)`` options as written (unreadable ones keep their default)."""
+    options = dict(_OPTION_DEFAULTS)
+    if call is None:
+        return options
+    resolve = fe.resolver(scope)
+    given: dict[str, ast.expr] = dict(zip(src.TOOL_OPTIONS, call.args[skip:]))
+    for kw in call.keywords:
+        if kw.arg in options:
+            given[kw.arg] = kw.value
+    for key, expr in given.items():
+        value = src.read_constant(expr, resolve)
+        if not isinstance(value, (Opaque, Unreadable, EnumValue)):
+            options[key] = value
+    return options
+
+
+def _misapplied(function_name: str, options: dict[str, object], what: str, loc: Context) -> ToolModel:
+    name = options["name"]
+    return ToolModel(
+        function_name,
+        name if isinstance(name, str) else None,
+        None,
+        None,
+        (),
+        Returns("none"),
+        misapplied_to=what,
+        loc=loc,
+    )
+
+
+def _make_lowered(
+    model: ToolModel, module: str, qualname: str, first_line: int, loc: Context, listed: bool
+) -> LoweredTool:
+    return LoweredTool(model, module, qualname, first_line, loc.line, loc.column, def_context=loc, listed=listed)
+
+
+def decorator_tools(fe: Frontend, dec: Decorator, module: str) -> list[LoweredTool]:
+    """The tool(s) a decorated ``def`` makes: the model of the innermost ``@tool``, with OLT001 cases."""
+    decos = dec.original_decorators
+    i = tool_decorator_index(decos)
+    if i is None:
+        return []
+    func = dec.func
+    ms = fe.source(module)
+    if ms is None:
+        raise CannotLower("no source")
+    fn_ast = ms.functions.get((func.line, func.name))
+    if fn_ast is None or len(fn_ast.decorator_list) != len(decos):
+        raise CannotLower("the def is not where mypy says")
+    cls = _method_info(func)
+    scope = Scope(module, cls, False, cls is not None)
+    dec_ast = fn_ast.decorator_list[i]
+    options = _read_options(fe, dec_ast if isinstance(dec_ast, ast.Call) else None, 0, scope)
+    qualname = _func_qualname(func, module)
+    first = _first_line(dec)
+    listed = i == 0
+    out: list[LoweredTool] = []
+
+    above = _ref_fullname(decos[i - 1]) if i > 0 else ""
+    if cls is not None and above in (_STATIC, _CLASSMETHOD):
+        # @staticmethod/@classmethod on top of @tool: the class sees no Tool (tools_of reports it).
+        what = "staticmethod" if above == _STATIC else "classmethod"
+        model = _misapplied(func.name, options, what, func)
+        return [_make_lowered(model, module, qualname, first, func, False)]
+
+    below = [_ref_fullname(d) for d in decos[i + 1 :]]
+    binding = "method" if cls is not None else "function"
+    if below:
+        first_below = below[0]
+        if first_below in _PROPERTY:
+            display = options["name"] if isinstance(options["name"], str) else rules.snake_case(func.name)
+            model = _misapplied(display, options, "property", func)
+            return [_make_lowered(model, module, qualname, first, func, listed)]
+        if first_below in _OVERLOAD or func.is_overload:
+            display = options["name"] if isinstance(options["name"], str) else "<overload>"
+            model = _misapplied(display, options, "overload", func)
+            return [_make_lowered(model, module, qualname, first, func, listed)]
+        if len(below) != 1 or first_below not in (_STATIC, _CLASSMETHOD):
+            raise CannotLower("@tool over a decorator whose result is unknown")
+        binding = "staticmethod" if first_below == _STATIC else "classmethod"
+
+    site = ToolSite(
+        module=module,
+        fn_ast=fn_ast,
+        options=options,
+        skip_first=binding in ("method", "classmethod"),
+        cls=cls,
+        class_type_params=_class_type_params(cls),
+        func=func,
+        def_loc=func,
+        arg_locs={arg.variable.name: arg for arg in func.arguments},
+    )
+    model = _ToolLowering(fe, site).model()
+    lowered = _make_lowered(model, module, qualname, first, func, listed)
+    # @tool applied twice: each outer @tool receives a Tool (tool.py's own message).
+    j = i - 1
+    while j >= 0 and _is_tool_decorator(decos[j]):
+        lowered.extra.append(("OLT001", f"Tool '{rules.tool_name(model)}': @tool is applied twice; remove one"))
+        lowered.listed = False
+        j -= 1
+    out.append(lowered)
+    return out
+
+
+def class_tool(fe: Frontend, cdef: ClassDef, module: str) -> LoweredTool | None:
+    """``@tool`` on a class (OLT001)."""
+    i = tool_decorator_index(cdef.decorators)
+    if i is None:
+        return None
+    ms = fe.source(module)
+    options = dict(_OPTION_DEFAULTS)
+    if ms is not None:
+        node = ms.classes_at.get((cdef.line, cdef.name))
+        if node is not None and len(node.decorator_list) == len(cdef.decorators):
+            d = node.decorator_list[i]
+            options = _read_options(fe, d if isinstance(d, ast.Call) else None, 0, Scope(module))
+    name = options["name"] if isinstance(options["name"], str) else rules.snake_case(cdef.name)
+    model = _misapplied(name, options, "class", cdef)
+    qualname = cdef.fullname[len(module) + 1 :] if cdef.fullname.startswith(module + ".") else cdef.name
+    return _make_lowered(model, module, qualname, _first_line(cdef), cdef, False)
+
+
+def create_tool(fe: Frontend, call: CallExpr, module: str, with_options: bool) -> LoweredTool | None:
+    """``Tool.create(fn, ...)`` or ``tool(fn)``, on a function reference or a lambda."""
+    if not call.args or call.arg_kinds[0] != ARG_POS:
+        return None
+    ms = fe.source(module)
+    if ms is None:
+        return None
+    call_ast = ms.calls.get((call.line, call.column))
+    target = call.args[0]
+    if isinstance(target, LambdaExpr):
+        scope = Scope(module)
+        options = _read_options(fe, call_ast if with_options else None, 1, scope)
+        lam = ms.lambdas.get((target.line, target.column))
+        if lam is None:
+            return None
+        site = ToolSite(
+            module, lam, options, False, None, (), target, target, {arg.variable.name: arg for arg in target.arguments}
+        )
+        model = _ToolLowering(fe, site).model()
+        return _make_lowered(model, module, "<lambda>", target.line, target, True)
+    if not isinstance(target, (NameExpr, MemberExpr)):
+        return None
+    node = target.node
+    func: FuncDef | None = None
+    first: int
+    if isinstance(node, FuncDef):
+        func, first = node, node.line
+    elif isinstance(node, Decorator) and all(
+        _ref_fullname(d) in (_STATIC, _CLASSMETHOD) for d in node.original_decorators
+    ):
+        func, first = node.func, _first_line(node)
+    if func is None:
+        return None
+    fmodule = _module_of_fullname(func.fullname, fe.modules) or module
+    fms = fe.source(fmodule)
+    if fms is None:
+        return None
+    fn_ast = fms.functions.get((func.line, func.name))
+    if fn_ast is None:
+        return None
+    cls = _method_info(func)
+    options = _read_options(fe, call_ast if with_options else None, 1, Scope(module))
+    here = fmodule == module
+    site = ToolSite(
+        module=fmodule,
+        fn_ast=fn_ast,
+        options=options,
+        # A function from a class is a method (bound or not) to Tool.create: its first parameter goes.
+        skip_first=cls is not None,
+        cls=cls,
+        class_type_params=(),
+        func=func,
+        def_loc=func if here else call,
+        arg_locs={arg.variable.name: arg for arg in func.arguments} if here else {},
+    )
+    model = _ToolLowering(fe, site).model()
+    return _make_lowered(model, fmodule, _func_qualname(func, fmodule), first, site.def_loc, here)
+
+
+def class_duplicates(fe: Frontend, info: TypeInfo, module: str, current: Context) -> list[tuple[str, str]]:
+    """OLT007 for the tool at ``current``: the tools of its class in ``__dict__`` order."""
+    from mypy.nodes import AssignmentStmt
+
+    from onellm_runtime.diagnostics import check_class
+    from onellm_runtime.model import ClassModel
+
+    ms = fe.source(module)
+    attrs: dict[str, ToolModel | None] = {}
+    for stmt in info.defn.defs.body:
+        dec = stmt.impl if isinstance(stmt, OverloadedFuncDef) else stmt
+        if isinstance(dec, Decorator):
+            func = dec.func
+            value: ToolModel | None = None
+            if dec.original_decorators and _is_tool_decorator(dec.original_decorators[0]):
+                name: object = None
+                fn_ast = ms.functions.get((func.line, func.name)) if ms is not None else None
+                if fn_ast is not None and fn_ast.decorator_list and isinstance(fn_ast.decorator_list[0], ast.Call):
+                    name = _read_options(fe, fn_ast.decorator_list[0], 0, Scope(module, info, False, True))["name"]
+                value = ToolModel(func.name, name if isinstance(name, str) else None, None, None, (), Returns("none"), loc=func)
+            attrs[func.name] = value
+        elif isinstance(stmt, FuncDef):
+            attrs[stmt.name] = None
+        elif isinstance(stmt, AssignmentStmt):
+            for lv in stmt.lvalues:
+                if isinstance(lv, NameExpr):
+                    attrs[lv.name] = None
+    tools = tuple(m for m in attrs.values() if m is not None)
+    return [(d.code, d.message) for d in check_class(ClassModel(info.name, tools)) if d.loc is current]

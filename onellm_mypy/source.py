@@ -1,0 +1,528 @@
+"""What only the source text shows: read with ``ast`` from the files mypy checked.
+
+mypy drops ``Annotated`` metadata from analysed types, keeps no docstrings, and does not
+evaluate default values, so the static front end reads those from the source, the way
+the C# generator reads doc comments. This module knows Python syntax and nothing about
+mypy: names are resolved through a callback (``Resolve``) that ``mypy_front`` implements
+with mypy's symbol tables.
+
+Parsed modules are kept by a ``SourceCache`` owned by one plugin (or extractor)
+instance, keyed by path and file stamp, so a daemon that keeps the plugin alive re-reads
+a file that changed.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Union
+
+from onellm_runtime.model import NO_DEFAULT, NONE_DEFAULT, OPAQUE_DEFAULT, UNREADABLE_DEFAULT, Default, Marker
+
+__all__ = [
+    "FunctionNode",
+    "ModuleSource",
+    "SourceCache",
+    "EnumValue",
+    "Bound",
+    "Resolution",
+    "Resolve",
+    "Opaque",
+    "Unreadable",
+    "read_constant",
+    "read_default",
+    "default_of",
+    "marker_from_call",
+    "enum_members",
+    "class_body_bindings",
+    "docstring",
+    "field_value",
+    "TOOL_OPTIONS",
+]
+
+FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
+
+#: ``@tool(...)`` keywords, in ``Tool.create``'s positional order after ``fn``.
+TOOL_OPTIONS = (
+    "name",
+    "description",
+    "ends_loop",
+    "requires_approval",
+    "parallel_safe",
+    "timeout_seconds",
+    "naming",
+    "invocation_mode",
+)
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One statement that binds a name in a module or class body."""
+
+    node: ast.AST
+    #: The assigned expression for ``x = ...`` / ``x: T = ...`` with a plain name target.
+    value: ast.expr | None
+    #: Bound inside ``if TYPE_CHECKING:`` (so absent at runtime).
+    type_checking: bool
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
+    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+
+
+def _target_names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for elt in target.elts for n in _target_names(elt)]
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    return []
+
+
+def _collect_bindings(body: list[ast.stmt], out: dict[str, list[Binding]], type_checking: bool) -> None:
+    """Names bound by ``body`` at its own scope (nested blocks included, nested scopes not)."""
+
+    def add(name: str, node: ast.AST, value: ast.expr | None = None) -> None:
+        out.setdefault(name, []).append(Binding(node, value, type_checking))
+
+    for stmt in body:
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                single = isinstance(target, ast.Name) and len(stmt.targets) == 1
+                for name in _target_names(target):
+                    add(name, stmt, stmt.value if single else None)
+        elif isinstance(stmt, ast.AnnAssign):
+            if stmt.value is not None and isinstance(stmt.target, ast.Name):
+                add(stmt.target.id, stmt, stmt.value)
+        elif isinstance(stmt, ast.AugAssign):
+            for name in _target_names(stmt.target):
+                add(name, stmt)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for alias in stmt.names:
+                if alias.name != "*":
+                    add(alias.asname or alias.name.split(".")[0], stmt)
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            add(stmt.name, stmt)
+        elif isinstance(stmt, ast.If):
+            inner = type_checking or _is_type_checking(stmt.test)
+            _collect_bindings(stmt.body, out, inner)
+            _collect_bindings(stmt.orelse, out, type_checking)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            for name in _target_names(stmt.target):
+                add(name, stmt)
+            _collect_bindings(stmt.body, out, type_checking)
+            _collect_bindings(stmt.orelse, out, type_checking)
+        elif isinstance(stmt, ast.While):
+            _collect_bindings(stmt.body, out, type_checking)
+            _collect_bindings(stmt.orelse, out, type_checking)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            for item in stmt.items:
+                if item.optional_vars is not None:
+                    for name in _target_names(item.optional_vars):
+                        add(name, stmt)
+            _collect_bindings(stmt.body, out, type_checking)
+        elif isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
+            _collect_bindings(getattr(stmt, "body"), out, type_checking)
+            for handler in getattr(stmt, "handlers"):
+                if handler.name:
+                    add(handler.name, handler)
+                _collect_bindings(handler.body, out, type_checking)
+            _collect_bindings(getattr(stmt, "orelse"), out, type_checking)
+            _collect_bindings(getattr(stmt, "finalbody"), out, type_checking)
+
+
+def class_body_bindings(node: ast.ClassDef) -> dict[str, list[Binding]]:
+    out: dict[str, list[Binding]] = {}
+    _collect_bindings(node.body, out, False)
+    return out
+
+
+@dataclass
+class ModuleSource:
+    """One parsed module and the indexes the front end looks things up in."""
+
+    path: str
+    tree: ast.Module
+    #: ``from __future__ import annotations``: every annotation is a string at runtime.
+    lazy: bool
+    functions: dict[tuple[int, str], FunctionNode] = field(default_factory=dict)
+    lambdas: dict[tuple[int, int], ast.Lambda] = field(default_factory=dict)
+    calls: dict[tuple[int, int], ast.Call] = field(default_factory=dict)
+    classes_at: dict[tuple[int, str], ast.ClassDef] = field(default_factory=dict)
+    #: Classes by qualified name inside the module (``Outer.Inner``), classes in classes only.
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
+    _class_bindings: dict[int, dict[str, list[Binding]]] = field(default_factory=dict)
+
+    def class_bindings(self, node: ast.ClassDef) -> dict[str, list[Binding]]:
+        found = self._class_bindings.get(id(node))
+        if found is None:
+            found = self._class_bindings[id(node)] = class_body_bindings(node)
+        return found
+
+    def type_checking_only(self, name: str) -> bool:
+        """Bound at module level only inside ``if TYPE_CHECKING:`` (so unknown at runtime)."""
+        found = self.bindings.get(name)
+        return found is not None and len(found) > 0 and all(b.type_checking for b in found)
+
+
+def _index(path: str, tree: ast.Module) -> ModuleSource:
+    lazy = any(
+        isinstance(stmt, ast.ImportFrom)
+        and stmt.module == "__future__"
+        and any(alias.name == "annotations" for alias in stmt.names)
+        for stmt in tree.body
+    )
+    ms = ModuleSource(path, tree, lazy)
+    _collect_bindings(tree.body, ms.bindings, False)
+
+    def classes_in(body: list[ast.stmt], prefix: str) -> None:
+        for stmt in body:
+            if isinstance(stmt, ast.ClassDef):
+                qualname = prefix + stmt.name
+                ms.classes.setdefault(qualname, stmt)
+                classes_in(stmt.body, qualname + ".")
+            elif isinstance(stmt, (ast.If, ast.Try, ast.With)):
+                classes_in(getattr(stmt, "body"), prefix)
+                classes_in(getattr(stmt, "orelse", []), prefix)
+
+    classes_in(tree.body, "")
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            ms.functions[(node.lineno, node.name)] = node
+        elif isinstance(node, ast.Lambda):
+            ms.lambdas[(node.lineno, node.col_offset)] = node
+        elif isinstance(node, ast.Call):
+            ms.calls[(node.lineno, node.col_offset)] = node
+        elif isinstance(node, ast.ClassDef):
+            ms.classes_at[(node.lineno, node.name)] = node
+    return ms
+
+
+class SourceCache:
+    """Parsed modules by path; a changed file (new size or mtime) is parsed again."""
+
+    def __init__(self) -> None:
+        self._modules: dict[str, tuple[tuple[int, int], ModuleSource | None]] = {}
+
+    def module(self, path: str | None) -> ModuleSource | None:
+        if not path or not path.endswith((".py", ".pyi")):
+            return None
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        stamp = (st.st_mtime_ns, st.st_size)
+        cached = self._modules.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        parsed: ModuleSource | None
+        try:
+            with open(path, "rb") as f:
+                tree = ast.parse(f.read(), filename=path)
+            parsed = _index(path, tree)
+        except (OSError, SyntaxError, ValueError):
+            parsed = None
+        self._modules[path] = (stamp, parsed)
+        return parsed
+
+
+def docstring(node: FunctionNode | ast.ClassDef) -> str | None:
+    """The raw docstring, as ``fn.__doc__`` holds it (the shared parser cleans it)."""
+    return ast.get_docstring(node, clean=False)
+
+
+# -- constant values -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EnumValue:
+    """An enum member used as a value: written by its (canonical) member name."""
+
+    enum: str
+    member: str
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A name bound once to ``value``, to be read in the scope ``resolve`` describes.
+
+    ``scope`` is the resolver's own description of that scope, handed back to it when
+    the value is more than a constant (a marker call bound to a name).
+    """
+
+    value: ast.expr
+    resolve: Resolve
+    scope: object = None
+
+
+Resolution = Union[EnumValue, Bound, None]
+#: Resolves a ``Name`` or ``Attribute`` chain where an expression was written.
+Resolve = Callable[[ast.expr], Resolution]
+
+
+class Opaque:
+    """A value the runtime holds but never writes (a list, a lambda, bytes, ...)."""
+
+
+class Unreadable:
+    """An expression the source does not let us evaluate (a call, an operator, ...)."""
+
+
+_OPAQUE = Opaque()
+_UNREADABLE = Unreadable()
+_MAX_DEPTH = 12
+
+Constant = Union[str, int, float, bool, None, bytes, complex, EnumValue, tuple[object, ...]]
+
+
+def read_constant(expr: ast.expr, resolve: Resolve, depth: int = 0) -> object:
+    """The value of ``expr`` per the contract's static default rule, else ``Opaque``/``Unreadable``.
+
+    Readable: literals, negated numbers, enum members, and names bound once to such a
+    value (a module or class constant, ``Final`` or not).
+    """
+    if depth > _MAX_DEPTH:
+        return _UNREADABLE
+    if isinstance(expr, ast.Constant):
+        return expr.value
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        inner = expr.operand
+        if isinstance(inner, ast.Constant) and type(inner.value) in (int, float):
+            value = float(inner.value) if isinstance(inner.value, float) else int(inner.value)  # type: ignore[arg-type]
+            return -value if isinstance(expr.op, ast.USub) else +value
+        return _UNREADABLE
+    if isinstance(expr, (ast.Name, ast.Attribute)):
+        found = resolve(expr)
+        if isinstance(found, EnumValue):
+            return found
+        if isinstance(found, Bound):
+            return read_constant(found.value, found.resolve, depth + 1)
+        return _UNREADABLE
+    if isinstance(
+        expr,
+        (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda),
+    ):
+        return _OPAQUE
+    return _UNREADABLE
+
+
+def default_of(value: object) -> Default:
+    """The runtime's ``_default`` on a value read from the source."""
+    if isinstance(value, Unreadable):
+        return UNREADABLE_DEFAULT
+    if isinstance(value, Opaque):
+        return OPAQUE_DEFAULT
+    if value is None:
+        return NONE_DEFAULT
+    if isinstance(value, EnumValue):
+        return Default.of(value.member)
+    if type(value) in (str, int, bool):
+        assert isinstance(value, (str, int, bool))
+        return Default.of(value)
+    if type(value) is float:
+        assert isinstance(value, float)
+        finite = value == value and value not in (float("inf"), float("-inf"))
+        return Default.of(value) if finite else OPAQUE_DEFAULT
+    return OPAQUE_DEFAULT
+
+
+def read_default(expr: ast.expr | None, resolve: Resolve) -> Default:
+    if expr is None:
+        return NO_DEFAULT
+    return default_of(read_constant(expr, resolve))
+
+
+def field_value(value: ast.expr | None, is_field_call: Callable[[ast.expr], bool], resolve: Resolve) -> Default:
+    """A dataclass field's default: ``= v``, ``= field(default=v)``, ``= field(default_factory=f)``."""
+    if value is None:
+        return NO_DEFAULT
+    if isinstance(value, ast.Call) and is_field_call(value.func):
+        for kw in value.keywords:
+            if kw.arg == "default":
+                return read_default(kw.value, resolve)
+            if kw.arg == "default_factory":
+                return OPAQUE_DEFAULT
+        return NO_DEFAULT
+    return read_default(value, resolve)
+
+
+# -- Annotated metadata ----------------------------------------------------------------
+
+#: Constructor parameters of each known marker class, by full name, with their defaults.
+_MISSING = object()
+_SIGNATURES: dict[str, tuple[tuple[str, object], ...]] = {
+    "onellm_runtime.annotations.Description": (("text", _MISSING),),
+    "onellm_runtime.annotations.Range": (("min", None), ("max", None)),
+    "onellm_runtime.annotations.StringLength": (("max", _MISSING), ("min_length", 0)),
+    "onellm_runtime.annotations.MinLength": (("n", _MISSING),),
+    "onellm_runtime.annotations.MaxLength": (("n", _MISSING),),
+    "onellm_runtime.annotations.Length": (("min", _MISSING), ("max", _MISSING)),
+    "onellm_runtime.annotations.Pattern": (("pattern", _MISSING),),
+    "onellm_runtime.annotations.Email": (),
+    "onellm_runtime.annotations.Url": (),
+    "onellm_runtime.annotations.JsonName": (("name", _MISSING),),
+    "onellm_runtime.annotations.Discriminator": (("field", _MISSING),),
+    "typing_extensions.Doc": (("documentation", _MISSING),),
+    "typing.Doc": (("documentation", _MISSING),),
+    "annotated_types.Ge": (("ge", _MISSING),),
+    "annotated_types.Le": (("le", _MISSING),),
+    "annotated_types.Interval": (("gt", None), ("ge", None), ("lt", None), ("le", None)),
+    "annotated_types.MinLen": (("min_length", _MISSING),),
+    "annotated_types.MaxLen": (("max_length", _MISSING),),
+    "annotated_types.Len": (("min_length", 0), ("max_length", None)),
+}
+
+
+def _bind_args(call: ast.Call, params: tuple[tuple[str, object], ...], resolve: Resolve) -> dict[str, object] | None:
+    """Constructor arguments by parameter name, read as constants; None if any is unreadable."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    if len(call.args) > len(params):
+        return None
+    values: dict[str, object] = {}
+    exprs: dict[str, ast.expr] = {}
+    for (name, _), arg in zip(params, call.args):
+        exprs[name] = arg
+    for kw in call.keywords:
+        assert kw.arg is not None
+        if kw.arg in exprs or kw.arg not in dict(params):
+            return None
+        exprs[kw.arg] = kw.value
+    for name, default in params:
+        if name in exprs:
+            value = read_constant(exprs[name], resolve)
+            if isinstance(value, (Opaque, Unreadable)):
+                return None
+            values[name] = value
+        elif default is _MISSING:
+            return None
+        else:
+            values[name] = default
+    return values
+
+
+def marker_from_call(fullname: str, call: ast.Call, resolve: Resolve) -> Marker | None:
+    """The neutral marker for ``Description("...")`` and friends, as the runtime's ``_marker``.
+
+    None for metadata onellm does not know (the runtime ignores it too), and for a call
+    whose arguments cannot be read from the source.
+    """
+    params = _SIGNATURES.get(fullname)
+    if params is None:
+        return None
+    a = _bind_args(call, params, resolve)
+    if a is None:
+        return None
+    short = fullname.rsplit(".", 1)[1]
+    if fullname.startswith("onellm_runtime."):
+        kind = {
+            "Description": "description",
+            "Range": "range",
+            "StringLength": "string_length",
+            "MinLength": "min_length",
+            "MaxLength": "max_length",
+            "Length": "length",
+            "Pattern": "pattern",
+            "Email": "email",
+            "Url": "url",
+            "JsonName": "json_name",
+            "Discriminator": "discriminator",
+        }[short]
+        return Marker(kind, tuple(a.values()))
+    if short == "Doc":
+        return Marker("doc", (a["documentation"],))
+    if short == "Ge":
+        return Marker("range", (a["ge"], None))
+    if short == "Le":
+        return Marker("range", (None, a["le"]))
+    if short == "Interval":
+        if a["ge"] is None and a["le"] is None:
+            return None
+        return Marker("range", (a["ge"], a["le"]))
+    if short == "MinLen":
+        return Marker("min_length", (a["min_length"],))
+    if short == "MaxLen":
+        return Marker("max_length", (a["max_length"],))
+    if short == "Len":
+        if a["max_length"] is None:
+            return Marker("min_length", (a["min_length"],))
+        return Marker("length", (a["min_length"], a["max_length"]))
+    return None
+
+
+# -- enums -------------------------------------------------------------------------------
+
+
+def _is_descriptor_value(value: ast.expr) -> bool:
+    if isinstance(value, ast.Lambda):
+        return True
+    if isinstance(value, ast.Call):
+        func = value.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        return name in ("property", "staticmethod", "classmethod", "nonmember")
+    return False
+
+
+def enum_members(node: ast.ClassDef, resolve: Resolve) -> tuple[str, ...]:
+    """Member names in definition order with aliases left out, as ``tuple(m.name for m in E)``.
+
+    A member whose value equals an earlier member's is an alias. Values the source does
+    not let us read (``auto()``, calls) are taken to be distinct.
+    """
+    ignore: set[str] = set()
+    members: list[str] = []
+    values: list[object] = []
+    for stmt in node.body:
+        targets: list[ast.expr]
+        if isinstance(stmt, ast.Assign):
+            targets, value = stmt.targets, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets, value = [stmt.target], stmt.value
+        else:
+            continue
+        for target in targets:
+            if not isinstance(target, ast.Name):
+                continue
+            name = target.id
+            if name == "_ignore_":
+                read = read_constant(value, resolve)
+                if isinstance(read, str):
+                    ignore.update(read.replace(",", " ").split())
+                elif isinstance(read, tuple):
+                    ignore.update(str(v) for v in read)
+                continue
+            if name in ignore or (name.startswith("__") and name.endswith("__")):
+                continue
+            if len(name) > 2 and name.startswith("_") and name.endswith("_") and name[1] != "_":
+                continue
+            if name.startswith(f"_{node.name.lstrip('_')}__"):
+                continue
+            if _is_descriptor_value(value):
+                continue
+            read = read_constant(value, resolve)
+            if isinstance(read, (Opaque, Unreadable)):
+                if isinstance(value, ast.Tuple):
+                    elts = [read_constant(e, resolve) for e in value.elts]
+                    if not any(isinstance(e, (Opaque, Unreadable)) for e in elts):
+                        read = tuple(elts)
+            if not isinstance(read, (Opaque, Unreadable)) and any(
+                _same_value(read, seen) for seen in values
+            ):
+                continue
+            members.append(name)
+            values.append(read)
+    return tuple(members)
+
+
+def _same_value(a: object, b: object) -> bool:
+    if isinstance(a, (Opaque, Unreadable)) or isinstance(b, (Opaque, Unreadable)):
+        return False
+    try:
+        return bool(a == b)
+    except Exception:  # pragma: no cover - values are literals
+        return False
