@@ -63,6 +63,16 @@ def _is_method_qualname(fn: Callable[..., Any]) -> bool:
     return len(parts) >= 2 and parts[-2] != "<locals>"
 
 
+def _unresolved_where(fn: Any, missing: str) -> str:
+    """``"Parameter 'x': "`` (or ``"Return type: "``) for the string annotation naming ``missing``."""
+    for name, annotation in getattr(fn, "__annotations__", {}).items():
+        if isinstance(annotation, str):
+            words = "".join(c if c.isalnum() or c == "_" else " " for c in annotation).split()
+            if missing in words or annotation == missing:
+                return "Return type: " if name == "return" else f"Parameter '{name}': "
+    return ""
+
+
 class _Options:
     """The ``@tool(...)`` / ``Tool.create(...)`` keyword arguments, as given."""
 
@@ -178,8 +188,8 @@ class Tool(Generic[P, R]):
                 [
                     diagnostics.Diagnostic(
                         "OLT002",
-                        f"Tool '{self.name}': the annotation {str(e)!r} cannot be resolved; "
-                        "import the type at module level (not only under TYPE_CHECKING)",
+                        f"Tool '{self.name}': {_unresolved_where(fn, str(e))}the annotation {str(e)!r} cannot be "
+                        "resolved; import the type at module level (not only under TYPE_CHECKING)",
                     )
                 ]
             ) from None
