@@ -526,3 +526,21 @@ def test_bad_options() -> None:
         openai_tool(T.search, api="completions")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="form must be 'json_schema' or 'openapi', not 'proto'"):
         gemini_tool(T.search, form="proto")  # type: ignore[arg-type]
+
+
+# -- import weight -----------------------------------------------------------------------------
+
+
+def test_providers_are_imported_only_when_used_and_import_no_sdk() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, onellm_runtime\n"
+        "assert 'onellm_runtime.providers' not in sys.modules\n"
+        "import onellm_runtime.providers\n"
+        "sdks = [m for m in sys.modules if m.split('.')[0] in ('openai', 'anthropic', 'google', 'mcp', 'pydantic')]\n"
+        "print(sdks)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "[]\n"
