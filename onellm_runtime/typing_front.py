@@ -362,6 +362,29 @@ def _hints(obj: object, localns: Mapping[str, object] | None = None) -> dict[str
         raise Unresolved(getattr(e, "name", None) or str(e)) from None
 
 
+def _generated_doc(cls: type, doc: str) -> bool:
+    """The signature line ``dataclass``/``namedtuple`` write on a class without a docstring.
+
+    No user wrote it and the static side cannot see it, so it is not read as a docstring
+    (it never holds a field entry; leaving it out keeps both front ends' models equal).
+    """
+    name = cls.__name__
+    if not doc.startswith(name + "("):
+        return False
+    fields: object = getattr(cls, "_fields", None)
+    if isinstance(fields, tuple):
+        return doc == f"{name}({', '.join(str(f) for f in cast(tuple[object, ...], fields))})"
+    if dataclasses.is_dataclass(cls):
+        import inspect
+
+        try:
+            text_sig = str(inspect.signature(cls)).replace(" -> None", "")
+        except (TypeError, ValueError):
+            text_sig = ""
+        return doc == name + text_sig
+    return False
+
+
 def _record_docstrings(cls: type) -> tuple[str, ...]:
     docs: list[str] = []
     seen: set[type] = set()
@@ -371,7 +394,7 @@ def _record_docstrings(cls: type) -> tuple[str, ...]:
             return
         seen.add(c)
         doc = c.__dict__.get("__doc__")
-        if isinstance(doc, str):
+        if isinstance(doc, str) and not _generated_doc(c, doc):
             docs.append(doc)
         for base in getattr(c, "__orig_bases__", c.__bases__):
             base = typing.get_origin(base) or base
