@@ -174,7 +174,7 @@ def collect_runtime(path: Path) -> Collected:
 
     def apply(fn: Any, options: dict[str, Any], line: int) -> Any:
         inner = getattr(fn, "__func__", fn)
-        qualname = getattr(inner, "__qualname__", None) or getattr(getattr(inner, "fget", None), "__qualname__", "?")
+        qualname = str(getattr(inner, "__qualname__", None) or getattr(getattr(inner, "fget", None), "__qualname__", "?"))
         if qualname.endswith("_overload_dummy"):  # typing.overload's placeholder: find the stub by line
             qualname = next((s.qualname for s in spans if s.first <= line <= s.last), qualname)
         try:
