@@ -203,6 +203,8 @@ def _check_annotated(node: Annotated, path: str, w: _Walk, json_name_ok: bool) -
 
 
 def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> None:
+    if isinstance(node, (Scalar, JsonType)):  # the commonest nodes, and leaves with nothing to find
+        return
     if isinstance(node, Annotated):
         _check_annotated(node, path, w, json_name_ok)
         target = rules.strip(node)
