@@ -203,6 +203,8 @@ def _check_annotated(node: Annotated, path: str, w: _Walk, json_name_ok: bool) -
 
 
 def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> None:
+    if isinstance(node, (Scalar, JsonType)):  # the commonest nodes, and leaves with nothing to find
+        return
     if isinstance(node, Annotated):
         _check_annotated(node, path, w, json_name_ok)
         target = rules.strip(node)
@@ -245,10 +247,39 @@ def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> No
     elif isinstance(node, MapType):
         _walk(node.value, _join(path, "value"), w)
     elif isinstance(node, Record):
-        for f in node.fields:
-            _walk(f.type, _join(path, f"field '{f.name}'"), w, json_name_ok=True)
+        if not _is_clean_record(node):
+            _walk_fields(node, path, w)
     elif isinstance(node, UnionType):
         _walk_union(node, None, path, w)
+
+
+def _walk_fields(node: Record, path: str, w: _Walk) -> None:
+    for f in node.fields:
+        _walk(f.type, _join(path, f"field '{f.name}'"), w, json_name_ok=True)
+
+
+#: Records known to have no finding at all, by identity (each is kept here, so its id
+#: cannot be reused). What a record's walk finds never depends on where the record is
+#: used, and the runtime front end hands out one ``Record`` per class, so a record that
+#: many tools share is walked once instead of once per tool. Bounded, so a long-lived
+#: type checker that makes new ``Record`` objects cannot grow it without end.
+_CLEAN_RECORDS: dict[int, Record] = {}
+_CLEAN_RECORDS_MAX = 4096
+
+
+def _is_clean_record(record: Record) -> bool:
+    """Whether walking ``record`` (types and defaults, nested records too) finds nothing."""
+    if _CLEAN_RECORDS.get(id(record)) is record:
+        return True
+    w = _Walk((), [])  # no class type parameters: a record clean here is clean under any
+    _walk_fields(record, "", w)
+    _record_default_fields(record, "", w, set())
+    if w.found:
+        return False
+    if len(_CLEAN_RECORDS) >= _CLEAN_RECORDS_MAX:
+        _CLEAN_RECORDS.clear()
+    _CLEAN_RECORDS[id(record)] = record
+    return True
 
 
 def _walk_union(node: UnionType, explicit: str | None, path: str, w: _Walk) -> None:
@@ -325,10 +356,8 @@ def _record_defaults(node: TypeNode, path: str, w: _Walk, seen: set[int]) -> Non
         if id(t) in seen:
             return
         seen.add(id(t))
-        for f in t.fields:
-            fpath = _join(path, f"field '{f.name}'")
-            _default_findings(f.type, f.default.state, w, fpath)
-            _record_defaults(f.type, fpath, w, seen)
+        if not _is_clean_record(t):
+            _record_default_fields(t, path, w, seen)
     elif isinstance(t, ArrayType):
         _record_defaults(t.item, _join(path, "item"), w, seen)
     elif isinstance(t, MapType):
@@ -336,6 +365,13 @@ def _record_defaults(node: TypeNode, path: str, w: _Walk, seen: set[int]) -> Non
     elif isinstance(t, UnionType):
         for m in t.members:
             _record_defaults(m, path, w, seen)
+
+
+def _record_default_fields(t: Record, path: str, w: _Walk, seen: set[int]) -> None:
+    for f in t.fields:
+        fpath = _join(path, f"field '{f.name}'")
+        _default_findings(f.type, f.default.state, w, fpath)
+        _record_defaults(f.type, fpath, w, seen)
 
 
 def _param_findings(tool: ToolModel, p: Param) -> list[tuple[str, str, str]]:
