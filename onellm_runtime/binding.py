@@ -37,7 +37,7 @@ wrong kind / null              ``Argument '<p>' must be an integer, got string.`
 fraction for an integer        ``Argument '<p>' must be an integer, got 2.5.``
 too many digits                ``Argument '<p>' has more than 4300 digits, more than an integer may have.``
 range                          ``Argument '<p>' must be between 1 and 10, got 11.`` / ``at least 1`` / ``at most 10``
-not finite / overflow          ``Argument '<p>' must be a finite number, got a number too large for a float.``
+not finite / overflow          ``Argument '<p>' must be a finite number, got a number beyond the float range.``
 enum / Literal                 ``Argument '<p>' must be one of: Files, Content, Count; got "content" (did you mean "Content"?).``
 string length                  ``Argument '<p>' must be at most 64 characters long, got 70.`` / ``at least`` / ``exactly``
 pattern                        ``Argument '<p>' must match the pattern ^[a-z]+$, got "A1".``
@@ -185,12 +185,12 @@ def _key_text(key: str) -> str:
 
 
 def format_path(path: Iterable[object]) -> str:
-    """``items[2].qty``; a key that is not an ASCII identifier is written ``["a.b"]``."""
+    """``items[2].qty``; a key that is not an ASCII identifier is written ``["a.b"]`` (a long one cut short)."""
     out: list[str] = []
     for seg in path:
         if type(seg) is int:
             out.append(f"[{seg}]")
-        elif isinstance(seg, str) and seg.isidentifier() and seg.isascii():
+        elif isinstance(seg, str) and seg.isidentifier() and seg.isascii() and len(seg) <= _EXCERPT:
             out.append(f".{seg}" if out else seg)
         elif isinstance(seg, str):
             out.append(f"[{_key_text(seg)}]")
@@ -230,7 +230,9 @@ def excerpt(value: object) -> str:
     if isinstance(value, int):
         return str(value) if value.bit_length() <= 128 else f"an integer of about {_digits(value)} digits"
     if isinstance(value, float):
-        return repr(value) if math.isfinite(value) else "a number too large for a float"
+        if math.isfinite(value):
+            return repr(value)
+        return "NaN" if value != value else "a number beyond the float range"
     if isinstance(value, Decimal):
         text = str(value)
         return text if len(text) <= _EXCERPT else f"a number of {len(value.as_tuple().digits)} digits"
