@@ -66,8 +66,10 @@ _TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 def snake_case(name: str) -> str:
     """``GetDocketAsync`` -> ``get_docket``, ``HTTPRequest`` -> ``http_request``, ``fetchURL`` -> ``fetch_url``."""
-    s = _ACRONYM_BOUNDARY.sub(r"\1_\2", name)
-    s = _WORD_BOUNDARY.sub(r"\1_\2", s).lower()
+    s = name.lower()
+    if s != name:  # only a name with capitals has word boundaries to mark (most are snake_case already)
+        s = _ACRONYM_BOUNDARY.sub(r"\1_\2", name)
+        s = _WORD_BOUNDARY.sub(r"\1_\2", s).lower()
     if s.endswith("_async") and len(s) > len("_async"):
         s = s[: -len("_async")]
     return s
