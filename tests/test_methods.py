@@ -84,7 +84,7 @@ def test_class_access_is_the_unbound_tool_without_self() -> None:
 def test_instance_access_is_a_bound_tool_without_self() -> None:
     c = Counter(10)
     bound = c.add
-    assert isinstance(bound, Tool) and bound is not Counter.add
+    assert isinstance(bound, Tool) and bound is not Counter.add  # type: ignore[comparison-overlap]
     assert json.dumps(bound.input_schema) == X_ONLY
     assert (bound.name, bound.description) == ("add", "Add x.")
     assert bound(5) == 15
@@ -113,8 +113,9 @@ def test_staticmethod_under_tool_has_no_self_and_is_callable_both_ways() -> None
 
 def test_classmethod_under_tool_has_no_cls_and_binds_the_class() -> None:
     assert json.dumps(Counter.make.input_schema) == X_ONLY
-    assert Counter.make(1) == "Counter(1)"
-    assert Scaled.make(2) == "Scaled(2)"
+    # mypy's view of Tool.__get__ keeps cls in a class method's signature (a typing gap, not the runtime's):
+    assert Counter.make(1) == "Counter(1)"  # type: ignore[call-arg, arg-type]
+    assert Scaled.make(2) == "Scaled(2)"  # type: ignore[call-arg, arg-type]
     assert Scaled().make(3) == "Scaled(3)"
 
 
@@ -316,7 +317,7 @@ def test_tool_on_an_overload_is_olt001() -> None:
 def test_tool_on_a_property_or_a_class_is_olt001() -> None:
     def on_property() -> object:
         class Holder:
-            @tool  # type: ignore[misc]
+            @tool  # type: ignore[prop-decorator]
             @property
             def value(self) -> int:
                 return 1
