@@ -249,7 +249,7 @@ def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> No
     elif isinstance(node, Record):
         if not _is_clean_record(node):
             _walk_fields(node, path, w)
-    elif isinstance(node, UnionType):
+    else:  # the one kind left: UnionType
         _walk_union(node, None, path, w)
 
 
