@@ -68,6 +68,9 @@ _SCALARS: dict[object, ScalarKind] = {
     datetime.timedelta: ScalarKind.TIMEDELTA,
     bytes: ScalarKind.BYTES,
 }
+#: One node per scalar type, shared: nodes are immutable, and the commonest annotations
+#: (``str``, ``int``) then cost a dictionary look-up.
+_SCALAR_NODES: dict[object, Scalar] = {tp: Scalar(kind) for tp, kind in _SCALARS.items()}
 
 _LISTS: set[object] = {list, abc.Sequence, abc.MutableSequence, abc.Iterable, abc.Collection}
 _SETS: dict[object, Literal["set", "frozenset"]] = {set: "set", abc.Set: "set", abc.MutableSet: "set", frozenset: "frozenset"}
@@ -168,19 +171,21 @@ class _Lowering:
             return Unsupported("any")
         if tp is object:
             return Unsupported("object")
-        kind = _SCALARS.get(tp) if isinstance(tp, type) else None
-        if kind is not None:
-            return Scalar(kind)
+        scalar = _SCALAR_NODES.get(tp) if isinstance(tp, type) else None
+        if scalar is not None:
+            return scalar
         if isinstance(tp, typing.TypeVar):
             if tp in self.subst:
                 return self.lower(self.subst[tp])
             return TypeVarRef(tp.__name__)
-        supertype = getattr(tp, "__supertype__", None)
-        if supertype is not None:
-            return self.lower(supertype)
         origin = typing.get_origin(tp)
         if origin is not None:
             return self._generic(tp, origin, typing.get_args(tp))
+        # A NewType has no origin. Asked only now because a generic alias answers a missing
+        # dunder attribute slowly (its __getattr__ raises), and a NewType is no generic.
+        supertype = getattr(tp, "__supertype__", None)
+        if supertype is not None:
+            return self.lower(supertype)
         if isinstance(tp, type):
             return self._class(tp)
         if callable(tp):
@@ -274,7 +279,11 @@ class _Lowering:
 
     def _class(self, tp: type[Any]) -> TypeNode:
         if issubclass(tp, enum.Enum):
-            return EnumType(tp.__name__, tuple(m.name for m in tp), issubclass(tp, enum.Flag), origin=tp)
+            node = _ENUMS.get(tp)
+            if node is None:  # an enum's members are fixed when its class is made
+                members = tuple(m.name for m in tp)
+                node = _ENUMS[tp] = EnumType(tp.__name__, members, issubclass(tp, enum.Flag), origin=tp)
+            return node
         if tp in _BARE or tp in (typing.List, typing.Dict, typing.Set, typing.FrozenSet, typing.Tuple):
             return Unsupported("bare", tp.__name__)
         if _record_kind(tp) is not None:
@@ -311,6 +320,7 @@ class _Lowering:
 
 
 _RECORDS: dict[object, Record] = {}
+_ENUMS: dict[type, EnumType] = {}
 
 
 def _contains_self_reference(node: TypeNode) -> bool:
