@@ -21,4 +21,10 @@ def plugin(version: str) -> type[Plugin]:
     """mypy's entry point: the plugin class (imported here so ``import onellm_mypy`` stays light)."""
     from .plugin import OnellmPlugin
 
+    # Importing the submodule bound the package attribute ``plugin`` to it; put this entry
+    # point back, because the daemon (dmypy) calls ``onellm_mypy.plugin`` again on each run.
+    globals()["plugin"] = _entry_point
     return OnellmPlugin
+
+
+_entry_point = plugin

@@ -24,7 +24,7 @@ import os
 from typing import Callable
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import CallExpr, ClassDef, Context, Decorator, MypyFile
+from mypy.nodes import GDEF, CallExpr, ClassDef, Context, Decorator, MypyFile, SymbolTableNode, Var
 from mypy.options import Options
 from mypy.plugin import MethodContext, Plugin
 from mypy.types import Instance, Type, get_proper_type
@@ -44,7 +44,7 @@ from .mypy_front import (
     tool_decorator_index,
 )
 from .mypy_front import _method_info  # noqa: PLC2701 - shared helper
-from .source import SourceCache
+from .source import SourceCache, source_digest
 
 __all__ = ["OnellmPlugin", "ERROR_CODES", "report"]
 
@@ -96,6 +96,26 @@ class OnellmPlugin(Plugin):
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
         """The modules a tool's types and metadata were read from, so a change there re-checks it."""
         return self._deps.pop(file.fullname, set()) - {file.fullname}
+
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        """Record a digest of the module's source in its symbol table (no extra dependencies).
+
+        mypy's cache and the daemon's change detection see analysed types, not the
+        ``Annotated`` metadata, docstrings and defaults the static side reads from the
+        source. A module-level symbol named after a digest of those (``onellm@<hex>``,
+        see ``source.source_digest``) makes a change to them a change of the module's
+        interface: its dependents are re-checked (directly, through
+        ``get_additional_indirect_deps`` in incremental mode, and through a wildcard
+        trigger with the daemon). Names containing ``@`` are kept when the daemon strips
+        a module, and never clash with a Python name. Called after parsing, so only for
+        modules mypy actually reprocesses; library and stub modules are left alone.
+        """
+        try:
+            _record_digest(file)
+        except Exception:
+            if os.environ.get("ONELLM_MYPY_DEBUG"):
+                raise
+        return []
 
     # -- hooks ------------------------------------------------------------------------
 
@@ -158,7 +178,33 @@ class OnellmPlugin(Plugin):
 
         for lowered in found:
             report(fe, lowered, module, fail, context)
-        self._deps.setdefault(module, set()).update(fe.deps)
+        read = fe.deps - {module}
+        self._deps.setdefault(module, set()).update(read)
+        for dep in read:  # the daemon re-checks this module's top level when ``dep``'s digest changes
+            tree.plugin_deps.setdefault(f"<{dep}[wildcard]>", set()).add(module)
+
+
+_DIGEST_PREFIX = "onellm@"
+
+
+def _record_digest(file: MypyFile) -> None:
+    path = file.path
+    if not path.endswith(".py") or _is_library(path):
+        return
+    with open(path, "rb") as f:
+        digest = source_digest(f.read())
+    if digest is None:
+        return
+    for name in [n for n in file.names if n.startswith(_DIGEST_PREFIX)]:
+        del file.names[name]
+    var = Var(_DIGEST_PREFIX + digest)
+    var._fullname = f"{file.fullname}.{var.name}"
+    file.names[var.name] = SymbolTableNode(GDEF, var, module_public=False)
+
+
+def _is_library(path: str) -> bool:
+    parts = os.path.normpath(path).split(os.sep)
+    return "site-packages" in parts or "dist-packages" in parts or "typeshed" in parts
 
 
 def _is_tool_instance(ctx: MethodContext) -> bool:

@@ -526,3 +526,30 @@ def _same_value(a: object, b: object) -> bool:
         return bool(a == b)
     except Exception:  # pragma: no cover - values are literals
         return False
+
+
+# -- what the static side reads, as a digest -------------------------------------------
+
+
+def source_digest(data: bytes) -> str | None:
+    """A digest of everything in a module the static side may read, function bodies left out.
+
+    mypy's cache keeps analysed types, not ``Annotated`` metadata, docstrings or default
+    values, so a change to those alone would not re-check the modules that use them. The
+    plugin reports this digest as the module's configuration data, which mypy folds into
+    the module's interface hash: a change here then re-checks its dependents, while an
+    edit inside a function body does not.
+    """
+    import hashlib
+
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = node.body[0] if node.body else None
+            keep = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+            node.body = [first] if keep and first is not None else [ast.Pass()]
+    text = ast.dump(tree, annotate_fields=False, include_attributes=False)
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
