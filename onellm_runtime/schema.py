@@ -78,7 +78,7 @@ _INVOCATION_MODE_PROPERTY: Schema = {"type": "string", "enum": ["wait", "backgro
 def _ordered(kw: Schema) -> Schema:
     if len(kw) < 2:
         return kw
-    return dict(sorted(kw.items(), key=lambda item: _RANK[item[0]]))
+    return {k: kw[k] for k in sorted(kw, key=_RANK.__getitem__)}
 
 
 def _nullable(frag: Schema) -> Schema:
@@ -191,13 +191,27 @@ def _union(node: UnionType, naming: str | None, explicit: str | None) -> Schema:
 
 def _property(node: TypeNode, naming: str | None, doc: str | None, default: Default) -> Schema:
     frag = fragment(node, naming)
-    changed = False
     if doc is not None and "description" not in frag:
-        frag["description"] = doc
-        changed = True
+        frag = _with_description(frag, doc)
     if default.state == "value":
-        frag["default"] = default.value
-    return _ordered(frag) if changed else frag
+        frag["default"] = default.value  # the last keyword: appending keeps the order
+    return frag
+
+
+def _with_description(frag: Schema, text: str) -> Schema:
+    """``frag`` (in keyword order, as every fragment is) with ``description`` in its place.
+
+    Only ``type`` and ``format`` come before it, so those are copied first and the rest
+    follow in the order they already have; cheaper than sorting, and the same result.
+    """
+    out: Schema = {}
+    if "type" in frag:
+        out["type"] = frag["type"]
+    if "format" in frag:
+        out["format"] = frag["format"]
+    out["description"] = text
+    out.update(frag)  # keys already copied keep their place
+    return out
 
 
 def record_schema(record: Record, naming: str | None, tag: tuple[str, str] | None = None) -> Schema:
