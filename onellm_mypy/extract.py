@@ -8,6 +8,9 @@ API::
     result.tools        # list[StaticTool]: module, qualname, model (a checked ToolModel), path, line, column
     result.diagnostics  # list[StaticDiagnostic]: path, line, column (1-based), code ("OLT002"), message
 
+Paths are written as given (a file inside a directory argument: that directory joined
+with its relative path), for tools and findings alike.
+
 It runs mypy as a library (``mypy.build.build``, no cache, no user configuration) with
 the plugin, so the diagnostics are exactly what ``mypy`` with ``plugins = onellm_mypy``
 reports (``# type: ignore[OLT002]`` is honoured the same way), and then walks the
@@ -107,9 +110,16 @@ def _options(python_version: tuple[int, int] | None) -> Options:
     options.follow_imports = "silent"
     options.check_untyped_defs = True
     options.output = "json"
+    options.show_absolute_path = True  # mapped back to the paths as given, see _diagnostics
     options.show_traceback = True
     if python_version is not None:
         options.python_version = python_version
+    # mypy cannot follow an editable install's import hook: point it at onellm_runtime's tree.
+    import onellm_runtime
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(onellm_runtime.__file__)))
+    if not {"site-packages", "dist-packages"} & set(root.split(os.sep)):
+        options.mypy_path.append(root)
     return options
 
 
@@ -124,7 +134,8 @@ def extract(paths: Sequence[str], *, python_version: tuple[int, int] | None = No
         messages.extend(new_messages)
 
     result = build.build(sources, options, flush_errors=flush, extra_plugins=[plugin])
-    diagnostics = _diagnostics(messages)
+    given = {os.path.abspath(s.path): s.path for s in sources if s.path}
+    diagnostics = _diagnostics(messages, given)
     fe = Frontend(result.files, plugin.sources)
     tools: list[StaticTool] = []
     for source in sources:
@@ -140,7 +151,7 @@ def extract(paths: Sequence[str], *, python_version: tuple[int, int] | None = No
     return ExtractResult(tools, diagnostics)
 
 
-def _diagnostics(messages: list[str]) -> list[StaticDiagnostic]:
+def _diagnostics(messages: list[str], given: dict[str, str]) -> list[StaticDiagnostic]:
     out: list[StaticDiagnostic] = []
     for line in messages:
         try:
@@ -153,7 +164,7 @@ def _diagnostics(messages: list[str]) -> list[StaticDiagnostic]:
         column = record.get("column")
         out.append(
             StaticDiagnostic(
-                os.path.normpath(record["file"]),
+                given.get(os.path.abspath(record["file"]), record["file"]),
                 int(record["line"]),
                 int(column) + 1 if isinstance(column, int) and column >= 0 else 1,
                 code,

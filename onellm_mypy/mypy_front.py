@@ -431,6 +431,9 @@ class Frontend:
         self.modules = modules
         self.sources = sources
         self.deps: set[str] = set()
+        #: Aliases being expanded: an alias met again inside itself cannot be resolved at
+        #: runtime either (``typing.get_type_hints`` leaves the inner forward reference).
+        self._expanding: list[str] = []
 
     # -- sources ----------------------------------------------------------------------
 
@@ -678,15 +681,21 @@ class Frontend:
         return sym.node if sym is not None and isinstance(sym.node, TypeInfo) else None
 
     def _alias_form(self, alias: TypeAlias, depth: int) -> Form:
-        module = _module_of_fullname(alias.fullname, self.modules)
-        if module is not None:
-            ms = self.source(module)
-            if ms is not None:
-                short = alias.fullname[len(module) + 1 :]
-                value = _alias_value(ms, short, alias.line)
-                if value is not None:
-                    return self.evaluate(value, Scope(module), depth)
-        return self.from_mypy(alias.target, depth)
+        if alias.fullname in self._expanding:
+            return FUnresolved(alias.name)
+        self._expanding.append(alias.fullname)
+        try:
+            module = _module_of_fullname(alias.fullname, self.modules)
+            if module is not None:
+                ms = self.source(module)
+                if ms is not None:
+                    short = alias.fullname[len(module) + 1 :]
+                    value = _alias_value(ms, short, alias.line)
+                    if value is not None:
+                        return self.evaluate(value, Scope(module), depth)
+            return self.from_mypy(alias.target, depth)
+        finally:
+            self._expanding.pop()
 
     def _subscript(self, expr: ast.Subscript, scope: Scope, depth: int) -> Form:
         head = expr.value
@@ -1583,8 +1592,31 @@ def class_tool(fe: Frontend, cdef: ClassDef, module: str) -> LoweredTool | None:
     return _make_lowered(model, module, qualname, _first_line(cdef), cdef, False)
 
 
-def create_tool(fe: Frontend, call: CallExpr, module: str, with_options: bool) -> LoweredTool | None:
-    """``Tool.create(fn, ...)`` or ``tool(fn)``, on a function reference or a lambda."""
+def _member_function(target: MemberExpr) -> FuncDef | Decorator | None:
+    """``obj.method`` / ``Cls().method``: the method, from the object's class."""
+    base = target.expr
+    info: TypeInfo | None = None
+    if isinstance(base, CallExpr) and isinstance(base.callee, RefExpr) and isinstance(base.callee.node, TypeInfo):
+        info = base.callee.node
+    elif isinstance(base, RefExpr) and isinstance(base.node, Var) and base.node.type is not None:
+        t = get_proper_type(base.node.type)
+        if isinstance(t, Instance):
+            info = t.type
+    if info is None:
+        return None
+    sym = info.get(target.name)
+    node = sym.node if sym is not None else None
+    return node if isinstance(node, (FuncDef, Decorator)) else None
+
+
+def create_tool(
+    fe: Frontend, call: CallExpr, module: str, with_options: bool, fn_type: Type | None = None
+) -> LoweredTool | None:
+    """``Tool.create(fn, ...)`` or ``tool(fn)``, on a function reference or a lambda.
+
+    ``fn_type`` is the argument's type where mypy computed it (in a hook): its definition
+    finds the function behind any expression (``obj.method``).
+    """
     if not call.args or call.arg_kinds[0] != ARG_POS:
         return None
     ms = fe.source(module)
@@ -1606,6 +1638,12 @@ def create_tool(fe: Frontend, call: CallExpr, module: str, with_options: bool) -
     if not isinstance(target, (NameExpr, MemberExpr)):
         return None
     node = target.node
+    if node is None and isinstance(target, MemberExpr):
+        node = _member_function(target)
+    if node is None and fn_type is not None:
+        p = get_proper_type(fn_type)
+        if isinstance(p, CallableType) and isinstance(p.definition, FuncDef):
+            node = p.definition
     func: FuncDef | None = None
     first: int
     if isinstance(node, FuncDef):

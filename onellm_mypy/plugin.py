@@ -165,10 +165,11 @@ class OnellmPlugin(Plugin):
                 one = class_tool(fe, context, module)
                 found = [one] if one is not None else []
         elif isinstance(context, CallExpr):
+            fn_type = ctx.arg_types[0][0] if ctx.arg_types and ctx.arg_types[0] else None
             if kind == "create":
-                one = create_tool(fe, context, module, with_options=True)
+                one = create_tool(fe, context, module, with_options=True, fn_type=fn_type)
             elif kind == "bare" and context.args and is_tool_ref(context.callee):
-                one = create_tool(fe, context, module, with_options=False)
+                one = create_tool(fe, context, module, with_options=False, fn_type=fn_type)
             else:
                 one = None
             found = [one] if one is not None else []

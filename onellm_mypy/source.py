@@ -490,11 +490,11 @@ def enum_members(node: ast.ClassDef, resolve: Resolve) -> tuple[str, ...]:
                 continue
             name = target.id
             if name == "_ignore_":
-                read = read_constant(value, resolve)
-                if isinstance(read, str):
-                    ignore.update(read.replace(",", " ").split())
-                elif isinstance(read, tuple):
-                    ignore.update(str(v) for v in read)
+                items = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
+                for item in items:
+                    read = read_constant(item, resolve)
+                    if isinstance(read, str):
+                        ignore.update(read.replace(",", " ").split())
                 continue
             if name in ignore or (name.startswith("__") and name.endswith("__")):
                 continue
