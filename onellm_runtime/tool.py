@@ -134,6 +134,7 @@ class Tool(Generic[P, R]):
         self._output_schema: dict[str, Any] | None = None
         self._binder: Binder | None = None
         self._class_type_params: tuple[str, ...] = ()
+        self._class_scope: dict[str, object] = {}  # a PEP 695 class's type parameters, for string annotations
         self._classname: str | None = None
         code = getattr(fn, "__code__", None)
         self.is_async: bool = bool(code is not None and code.co_flags & 0x80)
@@ -180,6 +181,7 @@ class Tool(Generic[P, R]):
                 parallel_safe=o.parallel_safe,
                 timeout_seconds=o.timeout_seconds,
                 class_type_params=self._class_type_params,
+                localns=self._class_scope or None,
             )
         except Unresolved as e:
             if not final:
@@ -315,6 +317,7 @@ class Tool(Generic[P, R]):
         )
         params += tuple(getattr(t, "__name__", str(t)) for t in namespace.get("__type_params__", ()))
         self._class_type_params = tuple(dict.fromkeys(params))
+        self._class_scope = {getattr(t, "__name__", str(t)): t for t in namespace.get("__type_params__", ())}
         self._classname = owner.__name__
         if self._class_type_params:
             self._finish(final=True)  # OLT010 (and anything else) now, at class creation
