@@ -1,0 +1,125 @@
+"""The plugin with mypy's cache and with the daemon: a warm run reports what a cold one does.
+
+mypy replays errors from its cache without running hooks, and re-checks a module only when
+something it depends on changes its interface. A change to ``Annotated`` metadata in a record
+two imports away changes no analysed type, so the plugin must make it count (a source digest
+in the module's symbol table, plus indirect dependencies on the modules a tool read).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+MAIN = """\
+from onellm_runtime import tool
+from models import Box
+
+@tool
+def place(box: Box) -> str:
+    return ""
+"""
+MODELS = """\
+from dataclasses import dataclass
+from inner import Inner
+
+@dataclass
+class Box:
+    inner: Inner
+"""
+INNER = """\
+from dataclasses import dataclass
+from typing import Annotated
+from onellm_runtime import Range
+
+@dataclass
+class Inner:
+    depth: Annotated[int, Range({lo}, 5)]
+"""
+FINDING = (
+    "main.py:5:11: error: Tool 'place': Parameter 'box' field 'inner' field 'depth': Range(9, 5) has its minimum "
+    "above its maximum; swap the bounds  [OLT013]"
+)
+
+
+def _project(tmp_path: Path) -> list[str]:
+    (tmp_path / "main.py").write_text(MAIN)
+    (tmp_path / "models.py").write_text(MODELS)
+    (tmp_path / "mypy.ini").write_text(
+        textwrap.dedent(
+            f"""\
+            [mypy]
+            plugins = onellm_mypy
+            mypy_path = {ROOT}
+            show_column_numbers = True
+            """
+        )
+    )
+    return ["--config-file", "mypy.ini", "main.py", "models.py", "inner.py"]
+
+
+def _set_low_bound(tmp_path: Path, lo: int) -> None:
+    """Rewrite inner.py (same size), stamped a minute later: mypy trusts a same-size file with an unchanged mtime."""
+    path = tmp_path / "inner.py"
+    stamp = path.stat().st_mtime + 60 if path.exists() else None
+    path.write_text(INNER.format(lo=lo))
+    if stamp is not None:
+        os.utime(path, (stamp, stamp))
+
+
+def _findings(out: str) -> list[str]:
+    return [line for line in out.splitlines() if "[OLT" in line or "INTERNAL ERROR" in line]
+
+
+def _mypy(tmp_path: Path, args: list[str]) -> list[str]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", ".cache", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    return _findings(proc.stdout)
+
+
+def test_a_warm_cache_reports_the_same_and_sees_metadata_changes(tmp_path: Path) -> None:
+    args = _project(tmp_path)
+    _set_low_bound(tmp_path, 9)
+    assert _mypy(tmp_path, args) == [FINDING]  # cold
+    assert _mypy(tmp_path, args) == [FINDING]  # warm: replayed from the cache
+    _set_low_bound(tmp_path, 0)
+    assert _mypy(tmp_path, args) == []  # only the metadata changed, two imports away
+    _set_low_bound(tmp_path, 9)
+    assert _mypy(tmp_path, args) == [FINDING]
+
+
+def test_the_daemon_reports_the_same_and_sees_metadata_changes(tmp_path: Path) -> None:
+    args = _project(tmp_path)
+    status = tmp_path / "dmypy.json"
+
+    def dmypy(*command: str) -> list[str]:
+        proc = subprocess.run(
+            [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status), *command],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        return _findings(proc.stdout + proc.stderr)
+
+    try:
+        _set_low_bound(tmp_path, 9)
+        assert dmypy("run", "--", *args) == [FINDING]
+        _set_low_bound(tmp_path, 0)
+        assert dmypy("run", "--", *args) == []
+        _set_low_bound(tmp_path, 9)
+        assert dmypy("run", "--", *args) == [FINDING]
+        assert dmypy("run", "--", *args) == [FINDING]
+    finally:
+        dmypy("kill")
