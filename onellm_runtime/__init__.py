@@ -42,6 +42,7 @@ from .types import (
 if TYPE_CHECKING:
     from .binding import ArgumentError
     from .invoker import ToolInvoker
+    from .jobs import Job, JobRegistry, job_tools
 
 __version__ = "0.1.0"
 
@@ -57,6 +58,8 @@ __all__ = [
     "Int16",
     "Int32",
     "Int64",
+    "Job",
+    "JobRegistry",
     "JsonArray",
     "JsonName",
     "JsonObject",
@@ -81,11 +84,18 @@ __all__ = [
     "UInt32",
     "UInt64",
     "Url",
+    "job_tools",
     "tool",
     "tools_of",
 ]
 
-_LAZY = {"ArgumentError": "binding", "ToolInvoker": "invoker"}
+_LAZY = {
+    "ArgumentError": "binding",
+    "ToolInvoker": "invoker",
+    "Job": "jobs",
+    "JobRegistry": "jobs",
+    "job_tools": "jobs",
+}
 
 
 def __getattr__(name: str) -> Any:

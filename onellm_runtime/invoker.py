@@ -15,6 +15,12 @@ Batches (``invoke_all``): calls are taken in order; a run of consecutive
 ``parallel_safe`` calls runs concurrently, and a call whose tool is not ``parallel_safe``
 runs alone, after everything before it has finished and before anything after it starts.
 Results come back in call order. A call is a ``ToolCall`` or a ``(tool, arguments)`` pair.
+
+Background calls (``invocation_mode="model_choice"`` tools sent ``"invocationMode":
+"background"``; the binder removes the control and reports it): after binding and
+approval the call becomes a job in ``invoker.jobs`` and the answer is its handle, at once
+(see ``jobs.py``). ``aclose()`` (or ``async with ToolInvoker() as invoker:``) stops the
+running jobs and awaits their tasks.
 """
 
 from __future__ import annotations
@@ -24,11 +30,13 @@ import contextvars
 import inspect
 import threading
 from dataclasses import dataclass, replace
+from types import TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Union
 
 from .binding import ArgumentError, CompiledBinder, compile_binder
 from .context import CancellationToken, Clock, ToolContext
 from .convert import Converter, compile_converter
+from .jobs import Job, JobRegistry
 from .results import ToolResult
 
 if TYPE_CHECKING:
@@ -117,12 +125,34 @@ def _quiet(task: asyncio.Future[Any]) -> None:
 
 
 class ToolInvoker:
-    """Invokes tools; ``services`` and ``clock`` are used for the contexts it creates."""
+    """Invokes tools; ``services`` and ``clock`` are used for the contexts it creates.
 
-    def __init__(self, *, services: Mapping[str, Any] | None = None, clock: Clock | None = None) -> None:
+    ``jobs``: the registry of background jobs (pass one to set its retention limits).
+    """
+
+    def __init__(
+        self,
+        *,
+        services: Mapping[str, Any] | None = None,
+        clock: Clock | None = None,
+        jobs: JobRegistry | None = None,
+    ) -> None:
         self.services = services
         self.clock = clock
+        self.jobs = jobs if jobs is not None else JobRegistry()
         self._prepared: dict[int, tuple[object, _Prepared]] = {}
+
+    async def aclose(self) -> None:
+        """Shut down: refuse new background jobs, stop the running ones, await their tasks."""
+        await self.jobs.aclose()
+
+    async def __aenter__(self) -> ToolInvoker:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
 
     def _prepare(self, tool: Tool[..., Any]) -> _Prepared:
         model = tool.model
@@ -190,27 +220,43 @@ class ToolInvoker:
     ) -> ToolResult:
         """A call the model asked to run as background work (``invocationMode: "background"``).
 
-        The seam for background jobs: until the job registry exists, the call is served by
-        waiting for it, which is a correct (if not detached) answer to the request.
+        The arguments are bound and approval given: the call becomes a job of this invoker,
+        run by ``_run`` with the job's own context, and the answer is its handle, at once.
         """
-        return await self._run(tool, kwargs, context, prepared)
+        if self.jobs.closed:
+            return self._failure(
+                f"Tool '{tool.name}' cannot start in the background: the invoker has been shut down.", context
+            )
+        job = self.jobs.start(tool, context, lambda job: self._run(tool, kwargs, context, prepared, job))
+        return job.handle()
 
     async def _run(
-        self, tool: Tool[..., Any], kwargs: dict[str, object], context: ToolContext, prepared: _Prepared
+        self,
+        tool: Tool[..., Any],
+        kwargs: dict[str, object],
+        context: ToolContext,
+        prepared: _Prepared,
+        job: Job | None = None,
     ) -> ToolResult:
         token = context.cancellation
         loop = asyncio.get_running_loop()
         clock: Clock = context.clock if context.clock is not None else _LoopClock(loop)
         task = asyncio.ensure_future(self._call(tool, kwargs, token, loop))
+        if job is not None:
+            job.adopt(task)
         timeout = tool.timeout_seconds
         try:
             if timeout > 0:
                 timer = asyncio.ensure_future(clock.sleep(timeout))
+                if job is not None:
+                    job.adopt(timer)
                 try:
                     await asyncio.wait((task, timer), return_when=asyncio.FIRST_COMPLETED)
                 finally:
                     timer.cancel()
                 if not task.done():
+                    if job is not None:
+                        job.timed_out()
                     token.cancel()
                     task.cancel()
                     _quiet(task)

@@ -447,14 +447,16 @@ def test_calls_that_are_not_parallel_safe_run_alone_in_order() -> None:
 # --- invocation mode ---------------------------------------------------------------------------
 
 
-def test_background_request_is_served_by_waiting_until_jobs_exist() -> None:
+def test_invocation_mode_wait_runs_inline_and_background_answers_a_job_handle() -> None:
+    # Jobs themselves (read, stop, timeouts, retention, shutdown) are tested in test_jobs.py.
     @tool(invocation_mode="model_choice")
     def build_index(path: str) -> str:
         return f"indexed {path}"
 
     invoker = ToolInvoker()
-    for mode in ("wait", "background"):
-        result = run(lambda: invoker.invoke(build_index, '{"path": "src", "invocationMode": "%s"}' % mode))
-        assert result.parts == [TextPart("indexed src")]
+    result = run(lambda: invoker.invoke(build_index, '{"path": "src", "invocationMode": "wait"}'))
+    assert result.parts == [TextPart("indexed src")]
+    started = run(lambda: invoker.invoke(build_index, '{"path": "src", "invocationMode": "background"}'))
+    assert started.parts == [JsonPart({"job": "job-1", "status": "running"})] and not started.is_error
     bad = run(lambda: invoker.invoke(build_index, '{"path": "src", "invocationMode": "soon"}'))
     assert bad.error == 'Argument \'invocationMode\' must be one of: wait, background; got "soon".'
