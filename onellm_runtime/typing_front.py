@@ -371,9 +371,49 @@ def _hints(obj: object, localns: Mapping[str, object] | None = None) -> dict[str
         for param in getattr(obj, "__type_params__", ()):
             scope.setdefault(param.__name__, param)
     try:
-        return typing.get_type_hints(obj, localns=scope or None, include_extras=True)
+        hints = typing.get_type_hints(obj, localns=scope or None, include_extras=True)
+        if sys.version_info < (3, 11):
+            module = sys.modules.get(getattr(obj, "__module__", None) or "")
+            globalns: dict[str, Any] = getattr(obj, "__globals__", None) or (vars(module) if module else {})
+            local = dict(vars(obj)) if isinstance(obj, type) else scope
+            hints = {name: _strings_resolved(hint, globalns, local) for name, hint in hints.items()}
+        return hints
     except NameError as e:
         raise Unresolved(getattr(e, "name", None) or str(e)) from None
+
+
+def _unevaluated(annotation: object) -> bool:
+    """A string annotation, or one with a string or ForwardRef inside (``list["Item"]``)."""
+    if isinstance(annotation, (str, typing.ForwardRef)):
+        return True
+    args = getattr(annotation, "__args__", None)
+    if not isinstance(args, tuple) or typing.get_origin(annotation) in _LITERALS:
+        return False
+    return any(_unevaluated(a) for a in args)
+
+
+def _strings_resolved(tp: Any, globalns: dict[str, Any], localns: dict[str, Any]) -> Any:
+    """Python 3.10 leaves the string arguments of builtin generics (``list["Node"]``) unevaluated."""
+    if isinstance(tp, str):
+        return _strings_resolved(eval(tp, globalns, localns), globalns, localns)  # as get_type_hints does
+    origin = typing.get_origin(tp)
+    if origin is None or origin in _LITERALS:
+        return tp
+    if origin in _ANNOTATED:
+        inner = _strings_resolved(tp.__origin__, globalns, localns)
+        return tp if inner is tp.__origin__ else tp.copy_with((inner,))
+    args = getattr(tp, "__args__", ())
+    if not isinstance(args, tuple):
+        return tp
+    new = tuple(_strings_resolved(a, globalns, localns) for a in args)
+    if all(a is b for a, b in zip(new, args)):
+        return tp
+    if isinstance(tp, types.GenericAlias):
+        return types.GenericAlias(cast(type, tp.__origin__), new)
+    if isinstance(tp, types.UnionType):
+        return typing.Union[new]  # the same union, spelled with typing
+    copy_with = getattr(tp, "copy_with", None)
+    return copy_with(new) if copy_with is not None else tp
 
 
 def _generated_doc(cls: type, doc: str) -> bool:
@@ -561,7 +601,7 @@ def lower_function(
     retries later (a method's class, or a record defined further down the module).
     """
     raw = getattr(fn, "__annotations__", {})
-    hints = _hints(fn, localns) if any(isinstance(a, str) for a in raw.values()) else dict(raw)
+    hints = _hints(fn, localns) if any(_unevaluated(a) for a in raw.values()) else dict(raw)
     sig = _Signature(fn, skip_first)
     params: list[Param] = []
     for name, kind in zip(sig.names, sig.kinds):
