@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 import subprocess
 import sys
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, TypeVar, Union
 
 import pytest
@@ -28,6 +31,7 @@ from onellm_runtime import (
     ToolContext,
     ToolDefinitionError,
     tool,
+    tools_of,
 )
 from onellm_runtime.diagnostics import CODES
 
@@ -292,3 +296,81 @@ def test_import_onellm_runtime_pulls_in_only_the_standard_library_and_typing_ext
     foreign = sorted(t for t in top - stdlib if t not in ("onellm_runtime", "typing_extensions"))
     assert foreign == []
     assert "onellm_runtime.binding" not in out and "onellm_runtime.invoker" not in out
+
+
+# --- docs/diagnostics.md: every example prints the message the page shows ---------------
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
+
+
+def _doc_sections() -> list[tuple[str, str, str, str]]:
+    """(code, broken example, message, fixed example) for each '## OLTnnn' section."""
+    parts = re.split(r"^## (OLT\d{3}):", DOC.read_text(encoding="utf-8"), flags=re.M)
+    sections = []
+    for code, body in zip(parts[1::2], parts[2::2]):
+        python = re.findall(r"```python\n(.*?)```", body, re.S)
+        text = re.findall(r"```text\n(.*?)```", body, re.S)
+        assert len(python) == 2 and len(text) == 1, code
+        sections.append((code, python[0], text[0].strip(), python[1]))
+    return sections
+
+
+def _run_example(code: str, source: str) -> ToolDefinitionError | None:
+    """Execute an example as module ``doc_<code>``, using its tools as a user would."""
+    name = f"doc_{code.lower()}"
+    module = types.ModuleType(name)
+    sys.modules[name] = module
+    try:
+        exec(compile(source, f"{name}.py", "exec"), module.__dict__)
+        for value in list(vars(module).values()):
+            if isinstance(value, Tool):
+                value.input_schema
+            elif isinstance(value, type) and value.__module__ == name:
+                tools_of(value)
+    except ToolDefinitionError as e:
+        return e
+    except RuntimeError as e:  # raised in __set_name__, before Python 3.12
+        assert isinstance(e.__cause__, ToolDefinitionError), e
+        return e.__cause__
+    finally:
+        del sys.modules[name]
+    return None
+
+
+def test_the_page_has_one_section_per_code_in_order() -> None:
+    assert [code for code, _, _, _ in _doc_sections()] == sorted(CODES)
+
+
+@pytest.mark.parametrize(
+    ("code", "broken", "message", "fixed"), [pytest.param(*s, id=s[0]) for s in _doc_sections()]
+)
+def test_doc_example_prints_the_documented_message_and_its_fix_is_accepted(
+    code: str, broken: str, message: str, fixed: str
+) -> None:
+    error = _run_example(code, broken)
+    if code == "OLT014":  # static only: the runtime writes the value it sees
+        assert error is None
+    else:
+        assert error is not None and error.code == code
+        assert str(error) == message
+    assert message.startswith("Tool '") and message.endswith(f"[{code}]")
+    assert _run_example(code, fixed) is None
+
+
+def test_doc_examples_print_the_same_messages_from_the_static_side(tmp_path: Path) -> None:
+    """``onellm check`` (the mypy plugin's core, no import of the examples) says the same words."""
+    pytest.importorskip("mypy", reason="the static side needs the dev extra (mypy)")
+    expected = {}
+    for code, broken, message, fixed in _doc_sections():
+        (tmp_path / f"broken_{code.lower()}.py").write_text(broken, encoding="utf-8")
+        (tmp_path / f"fixed_{code.lower()}.py").write_text(fixed, encoding="utf-8")
+        expected[f"broken_{code.lower()}.py"] = message
+    proc = subprocess.run(
+        [sys.executable, "-m", "onellm_runtime", "check", str(tmp_path)], capture_output=True, text=True
+    )
+    found = {}
+    for line in proc.stdout.splitlines():
+        path, _, text = line.partition(": error: ")
+        found[Path(path.split(":")[0]).name] = text
+    assert found == expected, proc.stdout + proc.stderr
+    assert proc.returncode == 1
