@@ -234,6 +234,12 @@ def excerpt(value: object) -> str:
             return repr(value)
         return "NaN" if value != value else "a number beyond the float range"
     if isinstance(value, Decimal):
+        # As the float a parsed mapping would hold, when that float reads back as this number
+        # (so both entrances word it alike: 1e-07, not 1E-7); else its own digits.
+        if value.adjusted() < 400 and value.is_finite():
+            as_float = float(value)
+            if math.isfinite(as_float) and Decimal(repr(as_float)) == value:
+                return repr(as_float)
         text = str(value)
         return text if len(text) <= _EXCERPT else f"a number of {len(value.as_tuple().digits)} digits"
     if isinstance(value, list):
@@ -1399,7 +1405,7 @@ class CompiledBinder:
         elif isinstance(arguments, Mapping):
             doc = arguments if type(arguments) is dict else dict(arguments)
         else:
-            raise ArgumentError(f"Arguments must be a JSON object, got {type(arguments).__name__}.")
+            raise ArgumentError(f"Arguments must be a JSON object, got {_kind(arguments, _Call(False, False, False, False))}.")
         openai = provider == "openai"
         decoder = self._provider_decoder(provider) if provider is not None else None
         if decoder is not None:

@@ -476,7 +476,9 @@ def test_mapping_values_must_be_json() -> None:
 
 def test_non_mapping_arguments() -> None:
     t = one(int)
-    assert outcome(t, [1]) == ("error", "Arguments must be a JSON object, got list.")
+    assert outcome(t, [1]) == ("error", "Arguments must be a JSON object, got array.")
+    assert outcome(t, None) == ("error", "Arguments must be a JSON object, got null.")
+    assert outcome(t, {1, 2}) == ("error", "Arguments must be a JSON object, got set.")
     assert outcome(t, "[1]") == ("error", "Arguments must be a JSON object, got array.")
     assert outcome(t, '"x"') == ("error", "Arguments must be a JSON object, got string.")
     assert outcome(t, "null") == ("error", "Arguments must be a JSON object, got null.")
