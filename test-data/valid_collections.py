@@ -14,6 +14,7 @@ from collections.abc import (
     Sequence,
 )
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from typing import Annotated, Dict, FrozenSet, List, NewType, Set, Tuple
 
 from onellm_runtime import Description, JsonArray, JsonObject, JsonValue, MaxLength, tool
@@ -121,3 +122,14 @@ def returns_user() -> UserId:
 @tool
 def returns_count() -> Count:
     return Count(1)
+
+
+@tool
+def forward_refs(items: list["Later"], by_name: dict[str, "Later"], maybe: typing.Optional[list["Later"]]) -> str:
+    """String forward references inside collections resolve once the record exists."""
+    return ""
+
+
+@dataclass
+class Later:
+    name: str
