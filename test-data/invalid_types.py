@@ -183,7 +183,7 @@ def other_collections(
 
 @tool
 def unresolved(
-    amount: Decimal,  # expect-runtime: OLT002
+    amount: Decimal,  # expect: OLT002
 ) -> str:
     return ""
 
