@@ -9,22 +9,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from onellm_runtime import __version__
+try:
+    # Imported first, before ``plugin`` below is defined: importing a submodule binds the
+    # package attribute of the same name to it, and mypy (the daemon on every run, and any
+    # process that also imported the submodule) looks the entry point up as that attribute.
+    from . import plugin as _hooks  # noqa: F401
+except ImportError:  # mypy is not installed: the package still imports (for its CLI)
+    pass
 
 if TYPE_CHECKING:
     from mypy.plugin import Plugin
 
 __all__ = ["__version__", "plugin"]
 
+#: The package version (mypy re-checks everything when a plugin's version changes). Kept
+#: here as a literal rather than imported, so loading the plugin imports nothing else.
+__version__ = "0.1.0"
+
 
 def plugin(version: str) -> type[Plugin]:
-    """mypy's entry point: the plugin class (imported here so ``import onellm_mypy`` stays light)."""
+    """mypy's entry point: the plugin class."""
     from .plugin import OnellmPlugin
 
-    # Importing the submodule bound the package attribute ``plugin`` to it; put this entry
-    # point back, because the daemon (dmypy) calls ``onellm_mypy.plugin`` again on each run.
-    globals()["plugin"] = _entry_point
     return OnellmPlugin
-
-
-_entry_point = plugin

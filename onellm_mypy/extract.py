@@ -66,8 +66,9 @@ from .mypy_front import (
     is_tool_ref,
     tool_decorator_index,
 )
-from .mypy_front import _method_info  # noqa: PLC2701
-from .plugin import ERROR_CODES, OnellmPlugin
+from .mypy_front import method_info
+from .codes import ERROR_CODES
+from .plugin import OnellmPlugin
 
 __all__ = ["StaticTool", "StaticDiagnostic", "ExtractResult", "extract"]
 
@@ -185,7 +186,7 @@ def _clean(fe: Frontend, lt: LoweredTool, dec: Decorator | None, module: str) ->
     if lt.extra or check_tool(lt.model):
         return False
     if dec is not None:
-        cls = _method_info(dec.func)
+        cls = method_info(dec.func)
         if cls is not None and class_duplicates(fe, cls, module, dec.func):
             return False
     return True

@@ -1350,7 +1350,7 @@ def _first_line(node: Decorator | FuncDef | ClassDef) -> int:
     return node.line
 
 
-def _method_info(func: FuncDef) -> TypeInfo | None:
+def method_info(func: FuncDef) -> TypeInfo | None:
     info = func.info
     if info is FUNC_NO_INFO or info is None:
         return None
@@ -1519,7 +1519,7 @@ def decorator_tools(fe: Frontend, dec: Decorator, module: str) -> list[LoweredTo
     fn_ast = ms.functions.get((func.line, func.name))
     if fn_ast is None or len(fn_ast.decorator_list) != len(decos):
         raise CannotLower("the def is not where mypy says")
-    cls = _method_info(func)
+    cls = method_info(func)
     scope = Scope(module, cls, False, cls is not None)
     dec_ast = fn_ast.decorator_list[i]
     options = _read_options(fe, dec_ast if isinstance(dec_ast, ast.Call) else None, 0, scope)
@@ -1661,7 +1661,7 @@ def create_tool(
     fn_ast = fms.functions.get((func.line, func.name))
     if fn_ast is None:
         return None
-    cls = _method_info(func)
+    cls = method_info(func)
     options = _read_options(fe, call_ast if with_options else None, 1, Scope(module))
     here = fmodule == module
     site = ToolSite(

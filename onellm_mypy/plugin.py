@@ -13,67 +13,59 @@ Each hook lowers the tool (``mypy_front``), runs ``diagnostics.check_tool`` /
 ``check_class``, and reports every finding at its location with its own error code, so
 ``# type: ignore[OLT002]`` and ``disable_error_code`` work. Hooks never change a type
 and never raise: an unexpected shape reports nothing (set ``ONELLM_MYPY_DEBUG=1`` to
-see the exception instead). The plugin keeps no state between hooks except a parse
-cache keyed by file stamps and the modules each checked module read (for
-``get_additional_indirect_deps``), both per plugin instance.
+see the exception instead).
+
+Loading the plugin imports only ``codes``: on a warm cache no hook runs, so the front
+end and ``onellm_runtime`` are imported on the first hook. The plugin keeps no state
+between hooks except a parse cache keyed by file stamps and, per checked module, the
+modules its tools read (for ``get_additional_indirect_deps``), both on the instance.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from mypy.errorcodes import ErrorCode
 from mypy.nodes import GDEF, CallExpr, ClassDef, Context, Decorator, MypyFile, SymbolTableNode, Var
 from mypy.options import Options
 from mypy.plugin import MethodContext, Plugin
 from mypy.types import Instance, Type, get_proper_type
 
-from onellm_runtime.diagnostics import CODES as _MEANINGS
-from onellm_runtime.diagnostics import check_tool
+from .codes import ERROR_CODES
 
-from .mypy_front import (
-    CannotLower,
-    Frontend,
-    LoweredTool,
-    class_duplicates,
-    class_tool,
-    create_tool,
-    decorator_tools,
-    is_tool_ref,
-    tool_decorator_index,
-)
-from .mypy_front import _method_info  # noqa: PLC2701 - shared helper
-from .source import SourceCache, source_digest
+if TYPE_CHECKING:
+    from .mypy_front import Frontend, LoweredTool
+    from .source import SourceCache
 
 __all__ = ["OnellmPlugin", "ERROR_CODES", "report"]
-
-#: One mypy error code per OLT code, in the category "onellm" (registered on import).
-ERROR_CODES: dict[str, ErrorCode] = {code: ErrorCode(code, meaning, "onellm") for code, meaning in _MEANINGS.items()}
 
 _TOOL_CALL = "onellm_runtime.tool._ToolDecorator.__call__"
 _FACTORY_CALL = "onellm_runtime.tool._ToolFactory.__call__"
 _CREATE = "onellm_runtime.tool.Tool.create"
 _TOOL_CLASS = "onellm_runtime.tool.Tool"
+_DIGEST_PREFIX = "onellm@"
+
+Fail = Callable[[str, Context, str], None]
 
 
-def report(
-    fe: Frontend, lowered: LoweredTool, module: str, fail: Callable[[str, Context, ErrorCode], None], context: object
-) -> None:
+def report(fe: Frontend, lowered: LoweredTool, module: str, fail: Fail, context: object) -> None:
     """Every finding of one tool, each at its location (the parameter, the def, the class)."""
+    from onellm_runtime.diagnostics import check_tool
+
+    from .mypy_front import class_duplicates, method_info, tool_decorator_index
+
     default = lowered.def_context
     assert default is not None
     for d in check_tool(lowered.model):
-        loc = d.loc if isinstance(d.loc, Context) else default
-        fail(d.message, loc, ERROR_CODES[d.code])
+        fail(d.message, d.loc if isinstance(d.loc, Context) else default, d.code)
     for code, message in lowered.extra:
-        fail(message, default, ERROR_CODES[code])
+        fail(message, default, code)
     if isinstance(context, Decorator):
-        cls = _method_info(context.func)
+        cls = method_info(context.func)
         decos = context.original_decorators
         if cls is not None and decos and tool_decorator_index(decos[:1]) == 0:
             for code, message in class_duplicates(fe, cls, module, context.func):
-                fail(message, context.func, ERROR_CODES[code])
+                fail(message, context.func, code)
 
 
 class OnellmPlugin(Plugin):
@@ -81,8 +73,17 @@ class OnellmPlugin(Plugin):
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self.sources = SourceCache()
+        self._sources: SourceCache | None = None
         self._deps: dict[str, set[str]] = {}
+
+    @property
+    def sources(self) -> SourceCache:
+        """The parse cache (created on first use, so loading the plugin imports nothing)."""
+        if self._sources is None:
+            from .source import SourceCache
+
+            self._sources = SourceCache()
+        return self._sources
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname == _TOOL_CALL:
@@ -111,11 +112,26 @@ class OnellmPlugin(Plugin):
         modules mypy actually reprocesses; library and stub modules are left alone.
         """
         try:
-            _record_digest(file)
+            self._record_digest(file)
         except Exception:
             if os.environ.get("ONELLM_MYPY_DEBUG"):
                 raise
         return []
+
+    def _record_digest(self, file: MypyFile) -> None:
+        path = file.path
+        if not path.endswith(".py") or _is_library(path):
+            return
+        ms = self.sources.module(path)
+        if ms is None:
+            return
+        from .source import source_digest
+
+        for name in [n for n in file.names if n.startswith(_DIGEST_PREFIX)]:
+            del file.names[name]
+        var = Var(_DIGEST_PREFIX + source_digest(ms.tree))
+        var._fullname = f"{file.fullname}.{var.name}"
+        file.names[var.name] = SymbolTableNode(GDEF, var, module_public=False)
 
     # -- hooks ------------------------------------------------------------------------
 
@@ -134,14 +150,13 @@ class OnellmPlugin(Plugin):
     def _guarded(self, ctx: MethodContext, kind: str) -> None:
         try:
             self._handle(ctx, kind)
-        except (CannotLower, RecursionError):
-            if os.environ.get("ONELLM_MYPY_DEBUG"):
-                raise
-        except Exception:
+        except Exception:  # CannotLower, RecursionError, or anything unforeseen: report nothing
             if os.environ.get("ONELLM_MYPY_DEBUG"):
                 raise
 
     def _handle(self, ctx: MethodContext, kind: str) -> None:
+        from .mypy_front import Frontend, class_tool, create_tool, decorator_tools, is_tool_ref, tool_decorator_index
+
         tree = getattr(ctx.api, "tree", None)
         if not isinstance(tree, MypyFile) or self._modules is None:
             return
@@ -174,8 +189,8 @@ class OnellmPlugin(Plugin):
                 one = None
             found = [one] if one is not None else []
 
-        def fail(message: str, loc: Context, code: ErrorCode) -> None:
-            ctx.api.fail(message, loc, code=code)
+        def fail(message: str, loc: Context, code: str) -> None:
+            ctx.api.fail(message, loc, code=ERROR_CODES[code])
 
         for lowered in found:
             report(fe, lowered, module, fail, context)
@@ -183,24 +198,6 @@ class OnellmPlugin(Plugin):
         self._deps.setdefault(module, set()).update(read)
         for dep in read:  # the daemon re-checks this module's top level when ``dep``'s digest changes
             tree.plugin_deps.setdefault(f"<{dep}[wildcard]>", set()).add(module)
-
-
-_DIGEST_PREFIX = "onellm@"
-
-
-def _record_digest(file: MypyFile) -> None:
-    path = file.path
-    if not path.endswith(".py") or _is_library(path):
-        return
-    with open(path, "rb") as f:
-        digest = source_digest(f.read())
-    if digest is None:
-        return
-    for name in [n for n in file.names if n.startswith(_DIGEST_PREFIX)]:
-        del file.names[name]
-    var = Var(_DIGEST_PREFIX + digest)
-    var._fullname = f"{file.fullname}.{var.name}"
-    file.names[var.name] = SymbolTableNode(GDEF, var, module_public=False)
 
 
 def _is_library(path: str) -> bool:

@@ -531,25 +531,27 @@ def _same_value(a: object, b: object) -> bool:
 # -- what the static side reads, as a digest -------------------------------------------
 
 
-def source_digest(data: bytes) -> str | None:
+def source_digest(tree: ast.Module) -> str:
     """A digest of everything in a module the static side may read, function bodies left out.
 
     mypy's cache keeps analysed types, not ``Annotated`` metadata, docstrings or default
     values, so a change to those alone would not re-check the modules that use them. The
-    plugin reports this digest as the module's configuration data, which mypy folds into
-    the module's interface hash: a change here then re-checks its dependents, while an
-    edit inside a function body does not.
+    plugin records this digest in the module's symbol table, which makes such a change a
+    change of the module's interface, while an edit inside a function body is not.
+    ``tree`` is left as it was (bodies are swapped out only while it is dumped).
     """
     import hashlib
 
+    saved: list[tuple[FunctionNode, list[ast.stmt]]] = []
     try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError):
-        return None
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            first = node.body[0] if node.body else None
-            keep = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
-            node.body = [first] if keep and first is not None else [ast.Pass()]
-    text = ast.dump(tree, annotate_fields=False, include_attributes=False)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                first = node.body[0] if node.body else None
+                keep = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                saved.append((node, node.body))
+                node.body = [first] if keep and first is not None else []
+        text = ast.dump(tree, annotate_fields=False, include_attributes=False)
+    finally:
+        for node, body in saved:
+            node.body = body
     return hashlib.sha1(text.encode("utf-8")).hexdigest()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -43,9 +44,18 @@ def _mypy_findings() -> dict[str, list[dict[str, Any]]]:
 
     config = ROOT / "tests" / "mypy" / "mypy.ini"
     files = [str(p) for p in [*_modules(), *sorted(EXAMPLES.glob("*.py"))]]
-    out, err, status = api.run(
-        ["--config-file", str(config), "--no-incremental", "--strict", "--python-version", "3.10", "-O", "json", *files]
-    )
+    saved = os.environ.get("MYPYPATH")
+    os.environ["MYPYPATH"] = str(ROOT)  # an editable install is an import hook mypy cannot follow
+    try:
+        out, err, status = api.run(
+            ["--config-file", str(config), "--no-incremental", "--strict", "--python-version", "3.10", "-O", "json"]
+            + files
+        )
+    finally:
+        if saved is None:
+            del os.environ["MYPYPATH"]
+        else:
+            os.environ["MYPYPATH"] = saved
     assert status in (0, 1), err + out
     assert "INTERNAL ERROR" not in out + err
     found: dict[str, list[dict[str, Any]]] = {}
