@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
     parser.add_argument("--batch", type=int, default=250, help="modules per mypy run (default 250)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--examples", type=int, default=6, help="hypothesis examples per valid tool (default 6)")
+    parser.add_argument("--examples", type=int, default=3, help="hypothesis examples per valid tool (default 3)")
     parser.add_argument("--no-payloads", action="store_true", help="skip binding argument documents")
     parser.add_argument(
         "--open-bugs",
@@ -60,10 +60,12 @@ def main(argv: list[str] | None = None) -> int:
         ]
         total = harness.BatchReport()
         with ProcessPoolExecutor(max_workers=max(1, ns.jobs)) as pool:
-            for report in pool.map(_batch, jobs):
+            for done, report in enumerate(pool.map(_batch, jobs), 1):
                 for f in report.crashes + report.findings:
                     print(f, flush=True)
                 total.merge(report)
+                elapsed = time.perf_counter() - started
+                print(f"[{done}/{len(jobs)} batches, {elapsed:.0f} s] {total.summary()}", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
     phases = ", ".join(f"{k} {v:.0f} s" for k, v in sorted(total.seconds.items()))
     print(f"seed {ns.seed}, {elapsed:.0f} s wall ({phases} summed over jobs)", file=sys.stderr)

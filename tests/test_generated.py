@@ -20,7 +20,7 @@ import pytest
 from gen import generator, harness
 
 SEED = 20261129
-MODULES = 240
+MODULES = 160
 HALVES = [(0, MODULES // 2), (MODULES // 2, MODULES)]
 
 
@@ -131,3 +131,16 @@ def test_mutations_stay_json() -> None:
     for _ in range(200):
         json.dumps(harness.mutate(doc, rnd))
     assert doc == {"a": [1, {"b": "x"}], "c": None}
+
+
+def test_a_binder_that_accepts_too_much_is_reported() -> None:
+    class Lenient:
+        def bind(self, arguments: object, provider: str | None = None) -> dict[str, object]:
+            return {}
+
+    schema = {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"], "additionalProperties": False}
+    report = harness.BatchReport()
+    harness.check_payloads("m", "t", Lenient(), schema, SEED, 5, report)
+    assert [f.kind for f in report.findings] == ["payload"]
+    assert "bind (text) accepts what the schema refuses" in report.findings[0].detail
+    assert report.payloads > 0

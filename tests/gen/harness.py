@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from .generator import ExpectedTool, GeneratedModule, generate_pair
+from .generator import TIMEDELTA_PATTERN, ExpectedTool, GeneratedModule, generate_pair
 
 __all__ = ["Finding", "BatchReport", "run_batch", "run", "Reference"]
 
@@ -347,6 +347,19 @@ class Reference:
     - ``uniqueItems`` is judged on the values after binding (contract: "no two equal items
       after binding"): format strings are compared as the values they bind to, nested sets
       as sets, and an object's missing property as its written default.
+    - ``format: email`` is the binder's documented reading (``onellm_runtime/formats.py``:
+      exactly one ``@`` between non-empty parts, no white space or control character);
+      ``jsonschema`` only looks for an ``@``.
+    - ``format: uuid`` is the 8-4-4-4-12 hex form (contract, Types); ``jsonschema`` takes what
+      ``uuid.UUID()`` parses (braces, extra hyphens).
+    - ``format: date-time`` and ``uri``: ``jsonschema``'s checkers end their patterns with
+      ``$``, which lets a final newline through; a date-time must also be one Python can
+      hold (no second 60, no year 0000; ``formats.py``).
+    - the timedelta pattern allows any number of day digits; a ``timedelta`` holds at most
+      999,999,999 days.
+
+    These are the principled differences ``tests/test_differential.py`` pins for the
+    binder (its items 1-8), read here as the contract's rule rather than excused afterwards.
     """
 
     def __init__(self, schema: dict[str, Any]) -> None:
@@ -354,8 +367,12 @@ class Reference:
         from jsonschema import Draft202012Validator, validators
 
         def pattern(validator: Any, p: str, instance: Any, schema: Any) -> Iterator[Any]:
-            if isinstance(instance, str) and not _ecma(p).search(instance):
+            if not isinstance(instance, str):
+                return
+            if not _ecma(p).search(instance):
                 yield jsonschema.ValidationError(f"{instance!r} does not match {p!r}")
+            elif p == TIMEDELTA_PATTERN and not _timedelta_fits(instance):
+                yield jsonschema.ValidationError(f"{instance!r} is beyond timedelta's range")
 
         def content_encoding(validator: Any, enc: str, instance: Any, schema: Any) -> Iterator[Any]:
             if enc == "base64" and isinstance(instance, str) and not _B64.fullmatch(instance):
@@ -372,9 +389,28 @@ class Reference:
                         return
                     seen.append(k)
 
-        checker = Draft202012Validator.FORMAT_CHECKER
-        checker = jsonschema.FormatChecker({k: v for k, v in checker.checkers.items() if k != "time"})
+        base = Draft202012Validator.FORMAT_CHECKER
+        checker = jsonschema.FormatChecker(
+            {k: v for k, v in base.checkers.items() if k not in ("time", "email", "uuid", "date-time", "uri")}
+        )
         checker.checks("time")(_is_time)
+        checker.checks("email")(_is_email)
+        checker.checks("uuid")(_is_uuid)
+
+        def no_final_newline(name: str) -> Any:
+            original = base.checkers[name][0]
+
+            def check(value: object) -> bool:
+                if isinstance(value, str) and value.endswith("\n"):
+                    return False
+                if name == "date-time" and isinstance(value, str) and not _holdable_datetime(value):
+                    return False
+                return bool(original(value))
+
+            return check
+
+        for name in ("date-time", "uri"):
+            checker.checks(name, raises=base.checkers[name][1])(no_final_newline(name))
         cls = validators.extend(
             Draft202012Validator, {"pattern": pattern, "contentEncoding": content_encoding, "uniqueItems": unique}
         )
@@ -382,6 +418,33 @@ class Reference:
 
     def is_valid(self, doc: Any) -> bool:
         return bool(self.validator.is_valid(doc))
+
+
+_UUID = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
+_DT_HEAD = re.compile(r"([0-9]{4})-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:([0-9]{2})")
+
+
+def _is_email(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    local, at, domain = value.partition("@")
+    return bool(at) and bool(local) and bool(domain) and "@" not in domain and not any(
+        ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in value
+    )
+
+
+def _is_uuid(value: object) -> bool:
+    return not isinstance(value, str) or _UUID.fullmatch(value) is not None
+
+
+def _holdable_datetime(value: str) -> bool:
+    m = _DT_HEAD.match(value)
+    return m is None or (m.group(1) != "0000" and m.group(2) != "60")
+
+
+def _timedelta_fits(value: str) -> bool:
+    m = re.match(r"-?([0-9]+)\.", value)
+    return m is None or int(m.group(1)) <= 999_999_999
 
 
 def _canonical(value: Any, schema: dict[str, Any]) -> Any:
