@@ -58,7 +58,7 @@ def _corpus() -> Any:
 class Finding:
     """One disagreement (or crash), with enough to reproduce it."""
 
-    kind: str  # runtime-codes, static-codes, static-line, oracle-entry, static-entry, payload, crash
+    kind: str  # runtime-codes, static-codes, static-line, message, oracle-entry, static-entry, payload, crash
     module: str
     qualname: str
     detail: str
@@ -290,6 +290,11 @@ def compare(
             if sc != t.static:
                 report.findings.append(
                     Finding("static-codes", mod.name, t.qualname, f"static {sc} != contract {t.static}: {static_messages.get(t.qualname)}")
+                )
+            if sc and sc == rt.codes and sorted(static_messages[t.qualname]) != sorted(rt.messages):
+                # both sides print what the shared checker says about the same model: same words
+                report.findings.append(
+                    Finding("message", mod.name, t.qualname, f"static {sorted(static_messages[t.qualname])} != runtime {sorted(rt.messages)}")
                 )
             se = static.entries.get(key)
             if not sc and not t.static:
