@@ -459,8 +459,9 @@ def _canonical(value: Any, schema: dict[str, Any]) -> Any:
         try:
             if fmt == "uuid":
                 return ("uuid", uuid.UUID(value))
-            if fmt == "date-time":
-                return ("dt", dt.datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00")))
+            if fmt == "date-time":  # truncated to microseconds, as the binder reads it
+                text = re.sub(r"(\.[0-9]{6})[0-9]+", r"\1", value.replace("Z", "+00:00").replace("z", "+00:00"))
+                return ("dt", dt.datetime.fromisoformat(text.replace("t", "T")))
             if fmt == "time":
                 return ("time", dt.time.fromisoformat(value))
             if "pattern" in schema and schema["pattern"].startswith("^-?(\\d+\\.)?"):
@@ -489,10 +490,17 @@ def _canonical(value: Any, schema: dict[str, Any]) -> Any:
         for k, p in props.items():
             if k not in filled and isinstance(p, dict) and "default" in p:
                 filled[k] = p["default"]
+            elif k not in filled and isinstance(p, dict) and _nullable(p):
+                filled[k] = None  # a record field's unwritten default is None (the generator's only one)
         return ("obj", tuple(sorted((k, _canonical(v, props.get(k, {}))) for k, v in filled.items())))
     if "anyOf" in schema and isinstance(value, dict):
         return ("obj", json.dumps(value, sort_keys=True))
     return ("other", json.dumps(value, sort_keys=True))
+
+
+def _nullable(schema: dict[str, Any]) -> bool:
+    t = schema.get("type")
+    return (isinstance(t, list) and "null" in t) or {"type": "null"} in schema.get("anyOf", [])
 
 
 def _timedelta(text: str) -> dt.timedelta:
