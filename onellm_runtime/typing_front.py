@@ -512,7 +512,24 @@ def _typeddict_qualifier(hint: object) -> bool | None:
 
 def lower_type(tp: object) -> TypeNode:
     """Lower one annotation (already evaluated) into the model."""
-    return _Lowering().lower(tp)
+    hit = _ANNOTATIONS.get(id(tp))
+    if hit is not None and hit[0] is tp:
+        return hit[1]
+    node = _Lowering().lower(tp)  # Unresolved propagates: nothing is remembered, it is retried
+    if len(_ANNOTATIONS) >= _ANNOTATIONS_MAX:
+        _ANNOTATIONS.clear()
+    _ANNOTATIONS[id(tp)] = (tp, node)
+    return node
+
+
+#: Lowered parameter and return annotations, by identity (each is kept here, so its id
+#: cannot be reused). The same annotation object recurs across tools: a class is itself,
+#: and typing hands out one object per spelled-out form (``Optional[int]``,
+#: ``Literal["a", "b"]``, ``Annotated[int, ...]``). Lowering a whole annotation depends on
+#: nothing else (no enclosing record, no type arguments), and classes are taken as fixed
+#: once seen, as the record cache takes them. Bounded.
+_ANNOTATIONS: dict[int, tuple[object, TypeNode]] = {}
+_ANNOTATIONS_MAX = 4096
 
 
 def _context_kind(tp: object) -> ParamKind | None:
@@ -546,7 +563,7 @@ def _returns(tp: object, has_annotation: bool) -> Returns:
         item = args[0] if args else None
         if item in _PARTS or (typing.get_origin(item) in _UNIONS and all(a in _PARTS for a in typing.get_args(item))):
             return Returns("parts")
-    return Returns("type", _Lowering().lower(tp))
+    return Returns("type", lower_type(tp))
 
 
 class _Signature:
@@ -617,7 +634,7 @@ def lower_function(
         if context is not None:
             params.append(Param(name, Unsupported("other"), context, default))
             continue
-        params.append(Param(name, _Lowering().lower(tp), "normal", default))
+        params.append(Param(name, lower_type(tp), "normal", default))
     returns = _returns(hints.get("return"), "return" in hints)
     type_params = tuple(getattr(t, "__name__", str(t)) for t in getattr(fn, "__type_params__", ()))
     return ToolModel(
