@@ -9,17 +9,24 @@ so that each library reads them the same way:
   pydantic both enforce (when that package is missing, onellm's own ``Range`` is used and
   the peers simply ignore it).
 
-A *fresh* function object per iteration (``fresh_function``) has the same code, the
-same annotations and the same record classes, but its own identity, name and docstring
-text, so no per-function or per-docstring cache can help any implementation. Record
-classes are shared on purpose: onellm lowers a record once per class, and building
-many tools over the same records is the common case. ``fresh_records`` makes new
-classes for the "cold" variant, where nothing can be cached.
+A *fresh* function per iteration (``fresh_function``) is its ``def`` statement executed
+again, as if a module defined many tools: a new function object with new annotation
+objects, its own name and its own docstring text, so no per-function, per-annotation-object
+or per-docstring cache can help any implementation. Record classes are shared on purpose:
+onellm lowers a record once per class, and building many tools over the same records is
+the common case. ``fresh_records`` makes new classes for the "cold" variant, where
+nothing can be cached.
 """
+
+import __future__
 
 import dataclasses
 import enum
+import functools
+import inspect
 import json
+import sys
+import textwrap
 import types
 import typing
 from dataclasses import dataclass, field
@@ -255,30 +262,39 @@ BIND_DOCS: list[tuple[str, Callable[..., Any], Callable[..., Any], str]] = [
 # --- fresh objects ----------------------------------------------------------------------
 
 
-def fresh_function(fn: Callable[..., Any], i: int, annotations: dict[str, Any] | None = None) -> Callable[..., Any]:
-    """A new function object like ``fn``, with its own name and docstring text.
+@functools.lru_cache(maxsize=None)
+def _definition(fn: Callable[..., Any]) -> types.CodeType:
+    """``fn``'s ``def`` statement, compiled once (under its module's ``__future__`` flags)."""
+    module = sys.modules[fn.__module__]
+    flags = __future__.annotations.compiler_flag if getattr(module, "annotations", None) is __future__.annotations else 0
+    source = textwrap.dedent(inspect.getsource(fn))
+    return compile(source, inspect.getfile(fn), "exec", flags=flags, dont_inherit=True)
 
-    The docstring's summary gets ``(variant i)`` so that no cache keyed by docstring text
-    (onellm parses each distinct docstring once) can serve a later iteration.
+
+def fresh_function(fn: Callable[..., Any], i: int, names: dict[str, Any] | None = None) -> Callable[..., Any]:
+    """``fn`` defined anew, as if it were the i-th tool of a module: its ``def`` statement is
+    executed again, so the function object and its annotation objects are new (``list[str]``
+    is a new object each time; what ``typing`` caches itself, such as ``Optional[int]``, is
+    shared, as it is between the functions of a real module). It gets its own name, and
+    ``(variant i)`` in its docstring's summary, so no cache keyed by a function or by
+    docstring text (onellm parses each distinct docstring once) can serve a later iteration.
+    ``names`` overrides module globals it refers to (new record classes, see ``fresh_records``).
     """
-    code = fn.__code__
-    name = f"{fn.__name__}_{i}"
-    new = types.FunctionType(code, fn.__globals__, name, fn.__defaults__, fn.__closure__)
-    new.__kwdefaults__ = dict(fn.__kwdefaults__) if fn.__kwdefaults__ else None
-    new.__annotations__ = dict(annotations if annotations is not None else fn.__annotations__)
+    module = sys.modules[fn.__module__]
+    scope = module.__dict__ if names is None else {**module.__dict__, **names}
+    defined: dict[str, Any] = {}
+    exec(_definition(fn), scope, defined)
+    new: Callable[..., Any] = defined[fn.__name__]
     doc = fn.__doc__ or ""
     first, _, rest = doc.partition("\n")
     new.__doc__ = f"{first.rstrip('.')} (variant {i}).\n{rest}"
-    new.__qualname__ = name
-    new.__module__ = fn.__module__
+    new.__name__ = new.__qualname__ = f"{fn.__name__}_{i}"
     return new
 
 
 def fresh_records(i: int) -> dict[str, Any]:
-    """New ``Priority``, ``Address`` and ``Customer`` classes: nothing cached can apply.
-
-    Returns the annotations of ``create_ticket`` rewritten to use them.
-    """
+    """New ``Priority``, ``Address`` and ``Customer`` classes, for ``fresh_function(create_ticket, i, ...)``:
+    with them nothing that onellm (or a peer) caches per class can apply."""
     prio = enum.Enum(f"Priority{i}", [("LOW", "LOW"), ("NORMAL", "NORMAL"), ("HIGH", "HIGH")])  # type: ignore[misc]
     address = dataclasses.make_dataclass(
         f"Address{i}",
@@ -290,14 +306,7 @@ def fresh_records(i: int) -> dict[str, Any]:
         [("name", str), ("address", address), ("tags", list[str], dataclasses.field(default_factory=list))],
     )
     customer.__doc__ = Customer.__doc__
-    return {
-        "customer": customer,
-        "title": str,
-        "priority": prio,
-        "due_days": Optional[int],
-        "notify": bool,
-        "return": str,
-    }
+    return {"Customer": customer, "Address": address, "Priority": prio}
 
 
 def args_typeddict(fn: Callable[..., Any]) -> Any:
