@@ -268,7 +268,8 @@ def _definition(fn: Callable[..., Any]) -> types.CodeType:
     module = sys.modules[fn.__module__]
     flags = __future__.annotations.compiler_flag if getattr(module, "annotations", None) is __future__.annotations else 0
     source = textwrap.dedent(inspect.getsource(fn))
-    return compile(source, inspect.getfile(fn), "exec", flags=flags, dont_inherit=True)
+    code: types.CodeType = compile(source, inspect.getfile(fn), "exec", flags=flags, dont_inherit=True)
+    return code
 
 
 def fresh_function(fn: Callable[..., Any], i: int, names: dict[str, Any] | None = None) -> Callable[..., Any]:
