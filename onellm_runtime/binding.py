@@ -65,7 +65,7 @@ import re
 import sys
 import weakref
 from decimal import Decimal
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence, Union
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence, Union, cast
 
 from . import formats, jsonparse, rules, schema
 from .model import (
@@ -154,10 +154,11 @@ class _Call:
         self.raw = raw
         self.exact = exact
         self.openai = openai
-        self.path: list[object] = []
-        self.errors: list[tuple[str, str]] = []
-        self.count = 0
         self.mode = "wait"
+        if collect:  # the fast pass never reaches a path or a message
+            self.path: list[object] = []
+            self.errors: list[tuple[str, str]] = []
+            self.count = 0
 
     def fail(self) -> bool:
         """At a fault: raise in the fast pass; in the collecting pass, whether to write a message."""
@@ -175,6 +176,8 @@ class _Call:
 
 
 Check = Callable[[Any, _Call], Any]
+#: ``type``, typed so that the type of an ``Any`` value is ``type[Any]`` (not "unknown") for pyright.
+_type_of: Callable[[object], "type[Any]"] = type
 
 
 # --- texts ---------------------------------------------------------------------------
@@ -253,7 +256,7 @@ def _kind(value: object, c: _Call) -> str:
     """The JSON kind of a value, for ``got <kind>``."""
     if value is None:
         return "null"
-    t = type(value)
+    t = _type_of(value)
     if t is bool:
         return "boolean"
     if t is int:
@@ -351,7 +354,7 @@ def _duplicates(pairs: tuple[tuple[str, object], ...], c: _Call) -> None:
 
 def _object(value: Any, c: _Call) -> dict[Any, Any] | None:
     """The object ``value`` stands for (a raw tuple of pairs becomes a dict), or None."""
-    t = type(value)
+    t = _type_of(value)
     if t is dict:
         return value  # type: ignore[no-any-return]
     if t is tuple and c.raw:
@@ -424,7 +427,7 @@ def _int(lo: Any, hi: Any, expect: str) -> Check:
     bounded = lo is not None or hi is not None
 
     def check(v: Any, c: _Call) -> Any:
-        t = type(v)
+        t = _type_of(v)
         if t is int:
             n = v
         elif t is float:
@@ -464,7 +467,7 @@ def _float(lo: Any, hi: Any, expect: str) -> Check:
     bounded = lo is not None or hi is not None
 
     def check(v: Any, c: _Call) -> Any:
-        t = type(v)
+        t = _type_of(v)
         if t is float:
             x = v
             if x - x != 0.0:
@@ -514,7 +517,7 @@ def _decimal(lo: Any, hi: Any, expect: str) -> Check:
     bounded = lo is not None or hi is not None
 
     def check(v: Any, c: _Call) -> Any:
-        t = type(v)
+        t = _type_of(v)
         if t is Decimal:
             d = v
         elif t is int:
@@ -650,7 +653,7 @@ def _literal(node: LiteralType, nullable: bool) -> Check:
     elif kind == "integer":
 
         def check(v: Any, c: _Call) -> Any:
-            t = type(v)
+            t = _type_of(v)
             if t is int or t is Decimal:
                 found = table.get(v, _MISSING)
                 if found is not _MISSING:
@@ -732,11 +735,12 @@ def _array(
     build = _CONTAINERS[kind]
     sized = min_items is not None or max_items is not None
 
-    def check(v: Any, c: _Call) -> Any:
-        if type(v) is not list:
+    def check(value: Any, c: _Call) -> Any:
+        if type(value) is not list:
             if c.fail():
-                c.add(f"must be {expect}, got {_kind(v, c)}.")
+                c.add(f"must be {expect}, got {_kind(value, c)}.")
             return _BAD
+        v: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
         ok = True
         if sized:
             n = len(v)
@@ -821,7 +825,7 @@ def _map(value: Check, expect: str) -> Check:
 
 def _walk(v: Any, c: _Call) -> Any:
     """Any JSON value: checked (finite numbers, valid text, string keys) and rebuilt as plain data."""
-    t = type(v)
+    t = _type_of(v)
     if t is str:
         if not v.isascii() and _SURROGATE.search(v) is not None:
             if c.fail():
@@ -837,17 +841,18 @@ def _walk(v: Any, c: _Call) -> Any:
             return _BAD
         return v
     if t is list:
+        items: list[Any] = v
         if c.collect:
-            out = []
+            out: list[Any] = []
             ok = True
-            for i, x in enumerate(v):
+            for i, x in enumerate(items):
                 c.path.append(i)
                 r = _walk(x, c)
                 c.path.pop()
                 ok = ok and r is not _BAD
                 out.append(r)
             return out if ok else _BAD
-        return [_walk(x, c) for x in v]
+        return [_walk(x, c) for x in items]
     d = _object(v, c)
     if d is not None:
         ok = _keys_fine(d, c)
@@ -885,7 +890,7 @@ def _json(kind: str, min_items: int | None, max_items: int | None, nullable: boo
     sized = min_items is not None or max_items is not None
 
     def check(v: Any, c: _Call) -> Any:
-        t = type(v)
+        t = _type_of(v)
         is_object = t is dict or (t is tuple and c.raw)
         if (kind == "object") != is_object or (kind == "array" and t is not list):
             if c.fail():
@@ -930,7 +935,10 @@ class _Body:
         mode: Check | None = None,
     ) -> None:
         self.fields = tuple(fields)
-        self.known = frozenset(f.wire for f in fields) | ({rules.INVOCATION_MODE} if mode is not None else frozenset())
+        known = {f.wire for f in fields}
+        if mode is not None:
+            known.add(rules.INVOCATION_MODE)
+        self.known: frozenset[str] = frozenset(known)
         self.build = build
         #: For a union branch: its tag, and which other branches own each foreign field.
         self.label = label
@@ -1051,6 +1059,24 @@ def _inline(spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str) -> list
         ns[f"T{i}"] = spec[1]
         out.append(f"{pad}x = T{i}.get(x, MISSING) if type(x) is str else MISSING")
         out.append(f"{pad}if x is MISSING: return generic(d, c)")
+    elif kind == "list":  # a list (or tuple) of plain scalars, checked item by item in place
+        item, lo, hi, container = spec[1], spec[2], spec[3], spec[4]
+        test = {
+            "str": "type(y) is not str or (not y.isascii() and SURR(y) is not None)",
+            "int": "type(y) is not int",
+            "float": "type(y) is not float or y - y != 0.0",
+            "bool": "y is not True and y is not False",
+        }[item]
+        if lo is not None:
+            ns[f"LO{i}"] = lo
+            test += f" or y < LO{i}"
+        if hi is not None:
+            ns[f"HI{i}"] = hi
+            test += f" or y > HI{i}"
+        out.append(f"{pad}if type(x) is not list: return generic(d, c)")
+        out.append(f"{pad}for y in x:")
+        out.append(f"{pad}    if {test}: return generic(d, c)")
+        out.append(f"{pad}x = {'tuple(x)' if container == 'tuple' else 'x[:]'}")
     else:
         out.append(f"{pad}x = C{i}(x, c)")
     out.append(f"{pad}v{i} = x")
@@ -1083,9 +1109,12 @@ def _generate(body: _Body, wrong_kind: Check | None) -> Any:
         ]
     else:
         lines.append("def fast(d, c):")
+    closed = all(f.required for f in body.fields)  # then n keys, all found, leave no room for another
     lines += [
         "    if c.collect: return generic(d, c)",
-        f"    if len(d) > {len(body.fields)} or not d.keys() <= KNOWN: return generic(d, c)",
+        f"    if len(d) != {len(body.fields)}: return generic(d, c)"
+        if closed
+        else f"    if len(d) > {len(body.fields)} or not d.keys() <= KNOWN: return generic(d, c)",
     ]
     optional: list[int] = []
     for i, f in enumerate(body.fields):
@@ -1105,7 +1134,7 @@ def _generate(body: _Body, wrong_kind: Check | None) -> Any:
             lines.append(f"{pad}else:")
             pad += "    "
         lines += _inline(f.spec, i, ns, pad)
-    required = [i for i, f in enumerate(body.fields) if i not in optional]
+    required = [i for i in range(len(body.fields)) if i not in optional]
     names = [f.name for f in body.fields]
     if body.build is None:
         lines.append("    r = {" + ", ".join(f"{names[i]!r}: v{i}" for i in required) + "}")
@@ -1289,6 +1318,16 @@ class _Compiler:
                 return (base.kind.value, frag.get("minimum"), frag.get("maximum"))
             if base.kind == ScalarKind.BOOL:
                 return ("bool",)
+        if (
+            isinstance(base, ArrayType)
+            and base.kind in ("list", "tuple")
+            and isinstance(base.item, Scalar)
+            and not any(k in schema.fragment(node, self.naming) for k in ("minItems", "maxItems"))
+        ):
+            item = self._spec(base.item)
+            if item[0] in ("str", "int", "float", "bool"):
+                bounds = item[1:3] if item[0] in ("int", "float") else (None, None)
+                return ("list", item[0], bounds[0], bounds[1], base.kind)
         if isinstance(base, EnumType) and base.origin is not None:
             cls: Any = base.origin
             return ("table", {name: cls[name] for name in base.members})
@@ -1348,10 +1387,11 @@ def _plain_dict(**kwargs: Any) -> dict[str, Any]:
 
 def _objectify(v: Any, c: _Call) -> Any:
     """A raw document with its objects as dicts (duplicates reported), for a provider decoder."""
-    t = type(v)
+    t = _type_of(v)
     if t is list:
-        out = []
-        for i, x in enumerate(v):
+        out: list[Any] = []
+        items: list[Any] = v
+        for i, x in enumerate(items):
             c.path.append(i)
             out.append(_objectify(x, c))
             c.path.pop()
@@ -1359,7 +1399,7 @@ def _objectify(v: Any, c: _Call) -> Any:
     if t is tuple:
         d = _object(v, c)
         assert d is not None
-        obj = {}
+        obj: dict[Any, Any] = {}
         for k, x in d.items():
             c.path.append(k)
             obj[k] = _objectify(x, c)
@@ -1397,13 +1437,32 @@ class CompiledBinder:
         return BoundCall(kwargs, mode)
 
     def _bind(self, arguments: str | bytes | Mapping[str, object], provider: str | None) -> tuple[dict[str, object], str]:
-        raw = isinstance(arguments, _RAW)
+        if provider is None and type(arguments) is str and not self._exact:
+            # The common case, without the general loop's bookkeeping: a valid raw document.
+            doc: Any = self._read(arguments, False)
+            if type(doc) is tuple:
+                pairs: tuple[tuple[str, Any], ...] = doc  # pyright: ignore[reportUnknownVariableType]
+                d = dict(pairs)
+                if len(d) == len(pairs):
+                    c = _Call(True, False, False, False)
+                    try:
+                        return self._top.fast(d, c), c.mode
+                    except (_Fault, _NeedExact, RecursionError):
+                        pass
+        return self._bind_slowly(arguments, provider)
+
+    def _bind_slowly(
+        self, arguments: str | bytes | Mapping[str, object], provider: str | None
+    ) -> tuple[dict[str, object], str]:
+        given = cast(object, arguments)  # untyped callers may pass anything
+        raw = isinstance(given, _RAW)
         exact = self._exact
         doc: Any
         if raw:
             doc = self._read(arguments, exact)  # type: ignore[arg-type]
-        elif isinstance(arguments, Mapping):
-            doc = arguments if type(arguments) is dict else dict(arguments)
+        elif isinstance(given, Mapping):
+            mapping = cast("Mapping[str, object]", given)
+            doc = mapping if isinstance(mapping, dict) else dict(mapping)
         else:
             raise ArgumentError(f"Arguments must be a JSON object, got {_kind(arguments, _Call(False, False, False, False))}.")
         openai = provider == "openai"
@@ -1429,9 +1488,10 @@ class CompiledBinder:
                 continue
             except RecursionError:
                 raise ArgumentError("Arguments are nested too deeply.") from None
-            if c.errors:
-                raise _error(c)
-            if collect:  # cannot happen: both passes run the same checks
+            if collect:
+                if c.errors:
+                    raise _error(c)
+                # cannot happen: both passes run the same checks
                 raise ArgumentError("Arguments were refused, but no fault could be named.")
             return kwargs, c.mode
 
@@ -1470,7 +1530,7 @@ class CompiledBinder:
         if not isinstance(doc, Mapping):
             return doc
         try:
-            return decoder(doc)
+            return decoder(cast("Mapping[str, object]", doc))
         except DecodeError as e:
             raise ArgumentError(str(e), e.path) from None
 

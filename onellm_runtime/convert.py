@@ -18,7 +18,7 @@ import datetime as dt
 import enum
 import uuid
 from decimal import Decimal
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 
 from . import formats, rules
 from .model import (
@@ -71,17 +71,19 @@ def plain_json(value: object) -> object:
     if isinstance(value, dt.timedelta):
         return formats.write_timedelta(value)
     if isinstance(value, (bytes, bytearray, memoryview)):
-        return formats.write_base64(bytes(value))
+        return formats.write_base64(bytes(cast(Any, value)))
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: plain_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple) and hasattr(value, "_asdict"):
-        return {k: plain_json(v) for k, v in value._asdict().items()}
+    if hasattr(value, "_asdict") and isinstance(value, tuple):
+        fields: dict[str, Any] = cast(Any, value)._asdict()
+        return {k: plain_json(v) for k, v in fields.items()}
     if isinstance(value, Mapping):
-        return {str(k): plain_json(v) for k, v in value.items()}
+        mapping: Mapping[Any, Any] = cast(Any, value)
+        return {str(k): plain_json(v) for k, v in mapping.items()}
     if isinstance(value, (set, frozenset)):
-        return _ordered([plain_json(v) for v in value])
+        return _ordered([plain_json(v) for v in cast("Iterable[Any]", value)])
     if isinstance(value, (list, tuple)):
-        return [plain_json(v) for v in value]
+        return [plain_json(v) for v in cast("Iterable[Any]", value)]
     return str(value)
 
 
@@ -174,7 +176,7 @@ def _union(node: UnionType, naming: str | None, explicit: str | None) -> _Writer
             if isinstance(origin, type) and isinstance(v, origin):
                 return w(v)
         if isinstance(v, Mapping):  # TypedDict members: the tag tells them apart
-            tag = v.get(found.field)
+            tag = cast("Mapping[str, Any]", v).get(found.field)
             for (origin, w), t in zip(members, found.tags):
                 if t == tag:
                     return w(v)
@@ -218,7 +220,7 @@ def writer(node: TypeNode, naming: str | None) -> _Writer:
         def array(v: Any) -> Any:
             if isinstance(v, (str, bytes, Mapping)) or not isinstance(v, (Sequence, set, frozenset)):
                 raise _Mismatch
-            out = [item(x) for x in v]
+            out = [item(x) for x in cast("Iterable[Any]", v)]
             return _ordered(out) if unique else out
 
         return array
@@ -228,7 +230,8 @@ def writer(node: TypeNode, naming: str | None) -> _Writer:
         def mapping(v: Any) -> Any:
             if not isinstance(v, Mapping):
                 raise _Mismatch
-            return {k: value(x) for k, x in v.items()}
+            items: Mapping[Any, Any] = cast(Any, v)
+            return {k: value(x) for k, x in items.items()}
 
         return mapping
     if isinstance(node, JsonType):
@@ -263,8 +266,10 @@ def _parts(value: object) -> ToolResult | list[Part] | None:
         return value
     if isinstance(value, (TextPart, JsonPart)):
         return [value]
-    if isinstance(value, (list, tuple)) and value and all(isinstance(p, (TextPart, JsonPart)) for p in value):
-        return list(value)
+    if isinstance(value, (list, tuple)):
+        items = cast("Sequence[Any]", value)
+        if items and all(isinstance(p, (TextPart, JsonPart)) for p in items):
+            return list(items)
     return None
 
 

@@ -27,7 +27,7 @@ import json
 import re
 from decimal import Decimal
 from json.decoder import JSONDecodeError
-from typing import Callable
+from typing import Callable, cast
 
 __all__ = ["JsonError", "read", "Pairs"]
 
@@ -65,8 +65,7 @@ def _scanner(exact: bool, big_ints: bool) -> _Scan:
         parse_float=Decimal if exact else float,
         parse_int=_int_or_decimal if big_ints else int,
     )
-    scan: _Scan = decoder.scan_once  # type: ignore[attr-defined]
-    return scan
+    return cast(_Scan, getattr(decoder, "scan_once"))
 
 
 _SCANNERS: dict[tuple[bool, bool], _Scan] = {(e, b): _scanner(e, b) for e in (False, True) for b in (False, True)}
