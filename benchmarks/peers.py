@@ -23,13 +23,21 @@ class Peer:
     module: str
     #: What a user of the peer imports, for the import-time section.
     import_stmt: str
+    #: After ``import_stmt``: describe ``get_time`` (defined first) as a tool; "" if no such thing.
+    first_tool: str = ""
 
 
 PEERS: tuple[Peer, ...] = (
-    Peer("pydantic", "pydantic", "pydantic", "from pydantic import TypeAdapter"),
-    Peer("openai-agents", "openai-agents", "agents", "from agents import function_tool"),
-    Peer("mcp", "mcp", "mcp.server.mcpserver", "from mcp.server.mcpserver import MCPServer"),
-    Peer("pydantic-ai", "pydantic-ai-slim", "pydantic_ai", "from pydantic_ai import Tool"),
+    Peer("pydantic", "pydantic", "pydantic", "from pydantic import TypeAdapter", "TypeAdapter(get_time).json_schema()"),
+    Peer("openai-agents", "openai-agents", "agents", "from agents import function_tool", "function_tool(get_time)"),
+    Peer(
+        "mcp",
+        "mcp",
+        "mcp.server.mcpserver",
+        "from mcp.server.mcpserver import MCPServer",
+        "MCPServer('bench').add_tool(get_time)",
+    ),
+    Peer("pydantic-ai", "pydantic-ai-slim", "pydantic_ai", "from pydantic_ai import Tool", "Tool(get_time).tool_def"),
     Peer("msgspec", "msgspec", "msgspec", "import msgspec"),
 )
 
