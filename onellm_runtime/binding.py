@@ -1035,30 +1035,30 @@ class _Body:
 # ever accepts what ``bind`` accepts, with the same result.
 
 
-def _inline(spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str) -> list[str]:
-    """Lines that check ``x`` and set ``v<i>``, or return ``generic(d, c)``."""
+def _inline(spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str, bail: str = "generic(d, c)") -> list[str]:
+    """Lines that check ``x`` and set ``v<i>``, or ``return <bail>`` (the generic path)."""
     kind = spec[0]
     out: list[str] = []
     if kind == "str":
-        out.append(f"{pad}if type(x) is not str or (not x.isascii() and SURR(x) is not None): return generic(d, c)")
+        out.append(f"{pad}if type(x) is not str or (not x.isascii() and SURR(x) is not None): return {bail}")
     elif kind in ("int", "float"):
         if kind == "int":
-            out.append(f"{pad}if type(x) is not int: return generic(d, c)")
+            out.append(f"{pad}if type(x) is not int: return {bail}")
         else:
-            out.append(f"{pad}if type(x) is not float or x - x != 0.0: return generic(d, c)")
+            out.append(f"{pad}if type(x) is not float or x - x != 0.0: return {bail}")
         lo, hi = spec[1], spec[2]
         if lo is not None:
             ns[f"LO{i}"] = lo
-            out.append(f"{pad}if x < LO{i}: return generic(d, c)")
+            out.append(f"{pad}if x < LO{i}: return {bail}")
         if hi is not None:
             ns[f"HI{i}"] = hi
-            out.append(f"{pad}if x > HI{i}: return generic(d, c)")
+            out.append(f"{pad}if x > HI{i}: return {bail}")
     elif kind == "bool":
-        out.append(f"{pad}if x is not True and x is not False: return generic(d, c)")
+        out.append(f"{pad}if x is not True and x is not False: return {bail}")
     elif kind == "table":
         ns[f"T{i}"] = spec[1]
         out.append(f"{pad}x = T{i}.get(x, MISSING) if type(x) is str else MISSING")
-        out.append(f"{pad}if x is MISSING: return generic(d, c)")
+        out.append(f"{pad}if x is MISSING: return {bail}")
     elif kind == "list":  # a list (or tuple) of plain scalars, checked item by item in place
         item, lo, hi, container = spec[1], spec[2], spec[3], spec[4]
         test = {
@@ -1073,9 +1073,9 @@ def _inline(spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str) -> list
         if hi is not None:
             ns[f"HI{i}"] = hi
             test += f" or y > HI{i}"
-        out.append(f"{pad}if type(x) is not list: return generic(d, c)")
+        out.append(f"{pad}if type(x) is not list: return {bail}")
         out.append(f"{pad}for y in x:")
-        out.append(f"{pad}    if {test}: return generic(d, c)")
+        out.append(f"{pad}    if {test}: return {bail}")
         out.append(f"{pad}x = {'tuple(x)' if container == 'tuple' else 'x[:]'}")
     else:
         out.append(f"{pad}x = C{i}(x, c)")
@@ -1083,10 +1083,29 @@ def _inline(spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str) -> list
     return out
 
 
-def _generate(body: _Body, wrong_kind: Check | None) -> Any:
-    """The fast path of ``body``: ``fast(d, c)``, or with ``wrong_kind`` a whole ``check(v, c)``."""
+def _build_lines(body: _Body, present: list[int], optional: list[int], pad: str, bail: str) -> list[str]:
+    """Lines that return the built value from ``v<i>`` (``p<i>`` says whether optional ``i`` was given)."""
     import keyword
 
+    names = [f.name for f in body.fields]
+    out: list[str] = []
+    if body.build is None:
+        out.append(pad + "r = {" + ", ".join(f"{names[i]!r}: v{i}" for i in present) + "}")
+        out += [f"{pad}if p{i}: r[{names[i]!r}] = v{i}" for i in optional]
+        out.append(f"{pad}return r")
+        return out
+    if not optional and all(names[i].isidentifier() and not keyword.iskeyword(names[i]) for i in present):
+        call = "BUILD(" + ", ".join(f"{names[i]}=v{i}" for i in present) + ")"
+    else:
+        out.append(pad + "r = {" + ", ".join(f"{names[i]!r}: v{i}" for i in present) + "}")
+        out += [f"{pad}if p{i}: r[{names[i]!r}] = v{i}" for i in optional]
+        call = "BUILD(**r)"
+    return out + [f"{pad}try:", f"{pad}    return {call}", f"{pad}except Exception:", f"{pad}    return {bail}"]
+
+
+def _generate(body: _Body, wrong_kind: Check | None) -> Any:
+    """The fast path of ``body``: ``fast(d, c)``, or with ``wrong_kind`` a whole ``check(v, c)``."""
+    n = len(body.fields)
     ns: dict[str, Any] = {
         "MISSING": _MISSING,
         "generic": body.bind,
@@ -1096,10 +1115,12 @@ def _generate(body: _Body, wrong_kind: Check | None) -> Any:
         "DUPS": _duplicates,
         "WRONG": wrong_kind,
     }
+    for i, f in enumerate(body.fields):
+        ns[f"C{i}"] = f.check
     lines: list[str] = []
     if wrong_kind is not None:
         lines += [
-            "def fast(v, c):",
+            "def slow(v, c):",
             "    t = type(v)",
             "    if t is dict: d = v",
             "    elif t is tuple and c.raw:",
@@ -1112,13 +1133,12 @@ def _generate(body: _Body, wrong_kind: Check | None) -> Any:
     closed = all(f.required for f in body.fields)  # then n keys, all found, leave no room for another
     lines += [
         "    if c.collect: return generic(d, c)",
-        f"    if len(d) != {len(body.fields)}: return generic(d, c)"
+        f"    if len(d) != {n}: return generic(d, c)"
         if closed
-        else f"    if len(d) > {len(body.fields)} or not d.keys() <= KNOWN: return generic(d, c)",
+        else f"    if len(d) > {n} or not d.keys() <= KNOWN: return generic(d, c)",
     ]
     optional: list[int] = []
     for i, f in enumerate(body.fields):
-        ns[f"C{i}"] = f.check
         lines.append(f"    x = d.get({f.wire!r}, MISSING)")
         pad = "    "
         if f.required:
@@ -1134,21 +1154,32 @@ def _generate(body: _Body, wrong_kind: Check | None) -> Any:
             lines.append(f"{pad}else:")
             pad += "    "
         lines += _inline(f.spec, i, ns, pad)
-    required = [i for i in range(len(body.fields)) if i not in optional]
-    names = [f.name for f in body.fields]
-    if body.build is None:
-        lines.append("    r = {" + ", ".join(f"{names[i]!r}: v{i}" for i in required) + "}")
-        lines += [f"    if p{i}: r[{names[i]!r}] = v{i}" for i in optional]
-        lines.append("    return r")
-    else:
-        simple = all(n.isidentifier() and not keyword.iskeyword(n) for n in names)
-        if not optional and simple:
-            call = "BUILD(" + ", ".join(f"{names[i]}=v{i}" for i in required) + ")"
-        else:
-            lines.append("    r = {" + ", ".join(f"{names[i]!r}: v{i}" for i in required) + "}")
-            lines += [f"    if p{i}: r[{names[i]!r}] = v{i}" for i in optional]
-            call = "BUILD(**r)"
-        lines += ["    try:", f"        return {call}", "    except Exception:", "        return generic(d, c)"]
+    required = [i for i in range(n) if i not in optional]
+    lines += _build_lines(body, required, optional, "    ", "generic(d, c)")
+    if wrong_kind is not None and n:
+        # First attempt for raw JSON: every member present, in declared order (how a model
+        # following the schema writes it). No dict is built: the pairs are unpacked and their
+        # keys compared in order, which also rules out unknown and duplicate keys.
+        lines += [
+            "def fast(v, c):",
+            f"    if type(v) is tuple and len(v) == {n} and c.raw and not c.collect:",
+            "        (" + "".join(f"(k{i}, x{i}), " for i in range(n)) + ") = v",
+            "        if " + " and ".join(f"k{i} == {f.wire!r}" for i, f in enumerate(body.fields)) + ":",
+        ]
+        for i, f in enumerate(body.fields):
+            pad = "            "
+            lines.append(f"{pad}x = x{i}")
+            if f.nullable:
+                lines.append(f"{pad}if x is None: v{i} = None")
+                lines.append(f"{pad}else:")
+                pad += "    "
+            elif not f.required:
+                lines.append(f"{pad}if x is None: return slow(v, c)")  # null may mean "not given"
+            lines += _inline(f.spec, i, ns, pad, "slow(v, c)")
+        lines += _build_lines(body, list(range(n)), [], "            ", "slow(v, c)")
+        lines.append("    return slow(v, c)")
+    elif wrong_kind is not None:
+        lines += ["fast = slow"]
     exec("\n".join(lines), ns)
     return ns["fast"]
 
