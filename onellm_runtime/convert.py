@@ -288,18 +288,18 @@ def compile_converter(tool: ToolModel) -> Converter:
     """The converter of a tool's return value, by its return category (``rules.return_category``)."""
     category = rules.return_category(tool)
     node = tool.returns.type
-    if category in ("none", "unannotated") or node is None:
-        return _by_own_type
-    nullable = isinstance(node, Nullable) or isinstance(getattr(node, "inner", None), Nullable)
     if category == "parts":
 
         def parts(value: object) -> ToolResult | list[Part]:
-            if value is None:
+            if value is None or (isinstance(value, (list, tuple)) and not value):
                 return []
             passed = _parts(value)
             return passed if passed is not None else _by_own_type(value)
 
         return parts
+    if category in ("none", "unannotated") or node is None:
+        return _by_own_type
+    nullable = isinstance(node, Nullable) or isinstance(getattr(node, "inner", None), Nullable)
     if category == "text":
 
         def text(value: object) -> ToolResult | list[Part]:

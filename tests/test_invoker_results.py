@@ -108,6 +108,11 @@ def test_parts_and_results_pass_through() -> None:
     def whole() -> ToolResult:
         return ToolResult([TextPart("custom")], is_error=True, error="custom")
 
+    @tool
+    def no_parts() -> list[Part]:
+        return []
+
+    assert invoke(no_parts).parts == []
     assert invoke(one_part).parts == [TextPart("p")]
     assert invoke(many).parts == [TextPart("a"), JsonPart({"b": 1})]
     assert invoke(many).text == 'a{"b":1}'
