@@ -362,6 +362,9 @@ def _object(value: Any, c: _Call) -> dict[Any, Any] | None:
         if len(d) != len(value):
             _duplicates(value, c)
         return d
+    if not c.raw and isinstance(value, Mapping):  # another mapping type inside a parsed document
+        mapping: Mapping[Any, Any] = cast(Any, value)
+        return dict(mapping)
     return None
 
 

@@ -291,7 +291,7 @@ def compile_converter(tool: ToolModel) -> Converter:
     if category == "parts":
 
         def parts(value: object) -> ToolResult | list[Part]:
-            if value is None or (isinstance(value, (list, tuple)) and not value):
+            if value is None or value == [] or value == ():
                 return []
             passed = _parts(value)
             return passed if passed is not None else _by_own_type(value)

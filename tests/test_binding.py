@@ -474,6 +474,14 @@ def test_mapping_values_must_be_json() -> None:
     assert outcome(one(int), {"x": Decimal("1.5")}) == ("error", "Argument 'x' must be an integer, got 1.5.")
 
 
+def test_other_mapping_types_in_a_parsed_document() -> None:
+    from collections import OrderedDict
+    from types import MappingProxyType
+
+    assert one(dict[str, int]).bind({"x": OrderedDict(a=1)}) == {"x": {"a": 1}}
+    assert one(JsonValue).bind(MappingProxyType({"x": MappingProxyType({"a": [1]})})) == {"x": {"a": [1]}}
+
+
 def test_non_mapping_arguments() -> None:
     t = one(int)
     assert outcome(t, [1]) == ("error", "Arguments must be a JSON object, got array.")
