@@ -1024,7 +1024,8 @@ class _Body:
                 message = str(e)
                 if len(message) > 200:
                     message = message[:200] + "..."
-                c.add(f"could not be built: {type(e).__name__}: {_printable(message)}".rstrip() + ".")
+                text = f"could not be built: {type(e).__name__}: {_printable(message)}".rstrip()
+                c.add(text if text.endswith(".") else text + ".")
             return _BAD
 
 
