@@ -13,8 +13,9 @@ with its relative path), for tools and findings alike.
 
 It runs mypy as a library (``mypy.build.build``, no cache, no user configuration) with
 the plugin, so the diagnostics are exactly what ``mypy`` with ``plugins = onellm_mypy``
-reports (``# type: ignore[OLT002]`` is honoured the same way), and then walks the
-checked trees for tools with the plugin's own front end.
+reports (``# type: ignore[OLT002]`` is honoured the same way), and the tools are what
+the plugin's hooks lowered during that build (so nothing is lowered twice, and mypy's
+trees need not be kept).
 
 ``tools`` holds the tools the runtime would list for a module (``onellm schemas``):
 ``@tool`` functions and methods of module-level classes, and module- or class-level
@@ -23,10 +24,9 @@ module; only those with no finding (a faulty tool has no schema). They come in m
 order, then by first line (the first decorator's) and qualname, as the runtime sorts
 them. ``model`` is ready for ``onellm_runtime.schema`` and ``manifest.entry``.
 
-Why not collect tools inside the plugin? With a warm cache mypy does not run hooks at
-all (errors are replayed), so exporting schemas cannot be a side effect of type
-checking: this runs a fresh build instead. A file mypy cannot parse raises mypy's
-``CompileError``.
+Why a build of its own? With a warm cache mypy does not run hooks at all (errors are
+replayed), so exporting schemas cannot be a side effect of a user's type check: this
+runs a fresh, cacheless build. A file mypy cannot parse raises mypy's ``CompileError``.
 """
 
 from __future__ import annotations
@@ -38,43 +38,15 @@ from typing import NamedTuple, Sequence
 
 from mypy import build
 from mypy.find_sources import create_source_list
-from mypy.nodes import (
-    AssignmentStmt,
-    Block,
-    CallExpr,
-    ClassDef,
-    Decorator,
-    IfStmt,
-    MemberExpr,
-    MypyFile,
-    RefExpr,
-    Statement,
-    TryStmt,
-)
 from mypy.options import Options
 
-from onellm_runtime.diagnostics import check_tool
 from onellm_runtime.model import ToolModel
 
-from .mypy_front import (
-    CannotLower,
-    Frontend,
-    LoweredTool,
-    class_duplicates,
-    create_tool,
-    decorator_tools,
-    is_tool_ref,
-    tool_decorator_index,
-)
-from .mypy_front import method_info
 from .codes import ERROR_CODES
+from .mypy_front import LoweredTool
 from .plugin import OnellmPlugin
 
 __all__ = ["StaticTool", "StaticDiagnostic", "ExtractResult", "extract"]
-
-_CREATE = "onellm_runtime.tool.Tool.create"
-_TOOL_CLASS = "onellm_runtime.tool.Tool"
-
 
 @dataclass(frozen=True)
 class StaticTool:
@@ -107,9 +79,7 @@ class ExtractResult:
 def _options(python_version: tuple[int, int] | None) -> Options:
     options = Options()
     options.incremental = False
-    options.preserve_asts = True
     options.follow_imports = "silent"
-    options.check_untyped_defs = True
     options.output = "json"
     options.show_absolute_path = True  # mapped back to the paths as given, see _diagnostics
     options.show_traceback = True
@@ -129,6 +99,7 @@ def extract(paths: Sequence[str], *, python_version: tuple[int, int] | None = No
     options = _options(python_version)
     sources = create_source_list(list(paths), options)
     plugin = OnellmPlugin(options)
+    plugin.collected = {}  # the hooks keep what they lower: the tools come from the build itself
     messages: list[str] = []
 
     def flush(filename: str | None, new_messages: list[str], is_serious: bool) -> None:
@@ -137,17 +108,17 @@ def extract(paths: Sequence[str], *, python_version: tuple[int, int] | None = No
     result = build.build(sources, options, flush_errors=flush, extra_plugins=[plugin])
     given = {os.path.abspath(s.path): s.path for s in sources if s.path}
     diagnostics = _diagnostics(messages, given)
-    fe = Frontend(result.files, plugin.sources)
+    by_module: dict[str, list[LoweredTool]] = {}
+    for _, found in plugin.collected.values():
+        for lt in found:
+            if lt.listed and lt.findings == 0:
+                by_module.setdefault(lt.site_module, []).append(lt)
     tools: list[StaticTool] = []
     for source in sources:
         tree = result.files.get(source.module)
         if tree is None:
             continue
-        found: list[tuple[LoweredTool, Decorator | None]] = []
-        _walk(fe, tree, tree.defs, False, found)
-        listed = [(lt, dec) for lt, dec in found if lt.listed and _clean(fe, lt, dec, tree.fullname)]
-        listed.sort(key=lambda item: (item[0].first_line, item[0].qualname))
-        for lt, _ in listed:
+        for lt in sorted(by_module.get(source.module, []), key=lambda lt: (lt.first_line, lt.qualname)):
             tools.append(StaticTool(lt.module, lt.qualname, lt.model, tree.path, lt.line, lt.column + 1))
     return ExtractResult(tools, diagnostics)
 
@@ -173,61 +144,3 @@ def _diagnostics(messages: list[str], given: dict[str, str]) -> list[StaticDiagn
             )
         )
     return out
-
-
-def _is_create(callee: object) -> bool:
-    """``Tool.create`` however ``Tool`` was imported."""
-    if not isinstance(callee, MemberExpr) or callee.name != "create":
-        return False
-    return callee.fullname == _CREATE or (isinstance(callee.expr, RefExpr) and callee.expr.fullname == _TOOL_CLASS)
-
-
-def _clean(fe: Frontend, lt: LoweredTool, dec: Decorator | None, module: str) -> bool:
-    if lt.extra or check_tool(lt.model):
-        return False
-    if dec is not None:
-        cls = method_info(dec.func)
-        if cls is not None and class_duplicates(fe, cls, module, dec.func):
-            return False
-    return True
-
-
-def _walk(
-    fe: Frontend,
-    tree: MypyFile,
-    body: list[Statement],
-    in_class: bool,
-    found: list[tuple[LoweredTool, Decorator | None]],
-) -> None:
-    """Module-level statements (and the bodies of module-level classes), as ``vars()`` would see them."""
-    module = tree.fullname
-    for stmt in body:
-        try:
-            if isinstance(stmt, Decorator):
-                decos = stmt.original_decorators
-                i = tool_decorator_index(decos)
-                if i is not None:
-                    found.extend((lt, stmt) for lt in decorator_tools(fe, stmt, module))
-            elif isinstance(stmt, ClassDef) and not in_class:
-                _walk(fe, tree, stmt.defs.body, True, found)
-            elif isinstance(stmt, AssignmentStmt) and isinstance(stmt.rvalue, CallExpr):
-                call = stmt.rvalue
-                callee = call.callee
-                if _is_create(callee):
-                    one = create_tool(fe, call, module, with_options=True)
-                elif is_tool_ref(callee) and call.args:
-                    one = create_tool(fe, call, module, with_options=False)
-                else:
-                    one = None
-                if one is not None:
-                    found.append((one, None))
-            elif isinstance(stmt, IfStmt):
-                for block in [*stmt.body, stmt.else_body]:
-                    if isinstance(block, Block):
-                        _walk(fe, tree, block.body, in_class, found)
-            elif isinstance(stmt, TryStmt):
-                for block in [stmt.body, *stmt.handlers, stmt.else_body, stmt.finally_body]:
-                    if isinstance(block, Block):
-                        _walk(fe, tree, block.body, in_class, found)
-        except (CannotLower, RecursionError):
-            continue

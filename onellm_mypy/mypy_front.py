@@ -100,7 +100,7 @@ from onellm_runtime.types import SIZED_INTS
 from . import source as src
 from .source import Bound, EnumValue, ModuleSource, Opaque, Resolution, SourceCache, Unreadable
 
-__all__ = ["CannotLower", "Frontend", "LoweredTool", "ToolSite", "is_tool_ref", "tool_decorator_index"]
+__all__ = ["CannotLower", "Frontend", "LoweredTool", "RecordMemo", "ToolSite", "is_tool_ref", "tool_decorator_index"]
 
 _TOOL = "onellm_runtime.tool.tool"
 _TOOL_DECORATOR = "onellm_runtime.tool._ToolDecorator"
@@ -360,6 +360,10 @@ class LoweredTool:
     def_context: Context | None = None
     #: Whether the runtime would list this tool in a module manifest (module level or class level).
     listed: bool = True
+    #: The module whose code made the tool (for ``Tool.create``, where the call is).
+    site_module: str = ""
+    #: How many findings the plugin reported for it (a tool with none has a schema).
+    findings: int = 0
 
 
 @dataclass
@@ -420,6 +424,19 @@ def _module_of_fullname(fullname: str, modules: dict[str, MypyFile]) -> str | No
     return None
 
 
+@dataclass
+class RecordMemo:
+    """Lowered records shared by the front ends of one build, with the modules each read.
+
+    A record's model depends only on mypy's symbols and the sources, which do not change
+    while mypy checks (the plugin starts a new memo whenever mypy parses a module again,
+    as the daemon does after an edit). Keeping the modules read lets a hook that reuses a
+    record still report them as its dependencies.
+    """
+
+    records: dict[object, tuple[Record, frozenset[str]]] = field(default_factory=dict)
+
+
 class Frontend:
     """One lowering context over a build's modules; records which modules it read.
 
@@ -427,37 +444,70 @@ class Frontend:
     ``get_additional_indirect_deps``, and the source cache is keyed by file stamps.
     """
 
-    def __init__(self, modules: dict[str, MypyFile], sources: SourceCache) -> None:
+    def __init__(self, modules: dict[str, MypyFile], sources: SourceCache, memo: RecordMemo | None = None) -> None:
         self.modules = modules
         self.sources = sources
+        self.memo = memo if memo is not None else RecordMemo()
         self.deps: set[str] = set()
+        #: The modules read while lowering each record being lowered (innermost last).
+        self.reading: list[set[str]] = []
         #: Aliases being expanded: an alias met again inside itself cannot be resolved at
         #: runtime either (``typing.get_type_hints`` leaves the inner forward reference).
         self._expanding: list[str] = []
+        # Memos for this front end's lifetime (one hook, or one extraction): nothing they
+        # hold can change while mypy checks one module.
+        self._source_memo: dict[str, ModuleSource | None] = {}
+        self._class_memo: dict[str, tuple[ModuleSource, ast.ClassDef] | None] = {}
+        self._kind_memo: dict[str, str | None] = {}
+        self._dataclass_memo: dict[str, bool] = {}
+        self._enum_memo: dict[str, tuple[str, ...]] = {}
 
     # -- sources ----------------------------------------------------------------------
 
+    def note_read(self, modules: set[str] | frozenset[str]) -> None:
+        self.deps.update(modules)
+        for reading in self.reading:
+            reading.update(modules)
+
     def source(self, module: str) -> ModuleSource | None:
+        if module in self.modules:
+            self.note_read({module})
+        if module in self._source_memo:
+            return self._source_memo[module]
         file = self.modules.get(module)
-        if file is None:
-            return None
-        self.deps.add(module)
-        return self.sources.module(file.path)
+        ms = self.sources.module(file.path) if file is not None else None
+        self._source_memo[module] = ms
+        return ms
 
     def class_ast(self, info: TypeInfo) -> tuple[ModuleSource, ast.ClassDef] | None:
+        key = info.fullname
         module = info.module_name
+        if key in self._class_memo:
+            if module in self.modules:
+                self.note_read({module})
+            return self._class_memo[key]
         ms = self.source(module)
-        if ms is None:
-            return None
-        qualname = info.fullname[len(module) + 1 :]
-        node = ms.classes.get(qualname)
-        if node is None:
-            line = info.line if info.line > 0 else getattr(info.defn, "line", -1)
-            node = ms.classes_at.get((line, info.name))
-        return (ms, node) if node is not None else None
+        found = None
+        if ms is not None:
+            node = ms.classes.get(key[len(module) + 1 :])
+            if node is None:
+                line = info.line if info.line > 0 else getattr(info.defn, "line", -1)
+                node = ms.classes_at.get((line, info.name))
+            found = (ms, node) if node is not None else None
+        self._class_memo[key] = found
+        return found
 
     def record_kind(self, info: TypeInfo) -> str | None:
-        return _record_kind_of(self, info)
+        key = info.fullname
+        if key not in self._kind_memo:
+            self._kind_memo[key] = _record_kind_of(self, info)
+        return self._kind_memo[key]
+
+    def is_dataclass_class(self, info: TypeInfo) -> bool:
+        key = info.fullname
+        if key not in self._dataclass_memo:
+            self._dataclass_memo[key] = _is_dataclass_class(self, info)
+        return self._dataclass_memo[key]
 
     def lower_record(self, lowering: _Lowering, info: TypeInfo) -> Record:
         return _lower_record(self, lowering, info)
@@ -569,14 +619,20 @@ class Frontend:
         return None
 
     def enum_members(self, info: TypeInfo) -> tuple[str, ...]:
+        cached = self._enum_memo.get(info.fullname)
+        if cached is not None:
+            return cached
         found = self.class_ast(info)
         if found is not None:
-            return src.enum_members(found[1], self.resolver(Scope(info.module_name, info, False, True)))
-        return tuple(
-            name
-            for name, sym in info.names.items()
-            if isinstance(sym.node, Var) and not name.startswith("__") and not sym.node.is_property
-        )
+            members = src.enum_members(found[1], self.resolver(Scope(info.module_name, info, False, True)))
+        else:
+            members = tuple(
+                name
+                for name, sym in info.names.items()
+                if isinstance(sym.node, Var) and not name.startswith("__") and not sym.node.is_property
+            )
+        self._enum_memo[info.fullname] = members
+        return members
 
     # -- evaluating annotations ---------------------------------------------------------
 
@@ -916,6 +972,22 @@ def _substitute(form: Form, mapping: dict[str, Form]) -> Form:
 # -- lowering: forms -> the model, as typing_front._Lowering ---------------------------------
 
 
+def _contains_self_reference(node: TypeNode) -> bool:
+    if isinstance(node, SelfReference):
+        return True
+    if isinstance(node, (Annotated, Nullable)):
+        return _contains_self_reference(node.inner)
+    if isinstance(node, ArrayType):
+        return _contains_self_reference(node.item)
+    if isinstance(node, MapType):
+        return _contains_self_reference(node.value)
+    if isinstance(node, Record):
+        return any(_contains_self_reference(f.type) for f in node.fields)
+    if isinstance(node, UnionType):
+        return any(_contains_self_reference(m) for m in node.members)
+    return False
+
+
 def _runtime_name(info: TypeInfo) -> str:
     return _RUNTIME_NAMES.get(info.fullname, info.name)
 
@@ -1075,14 +1147,26 @@ class _Lowering:
     def _record(self, info: TypeInfo, subst: dict[str, Form]) -> TypeNode:
         if info.fullname in self.stack:
             return SelfReference(info.name)
+        key = (info.fullname, tuple(subst.items()))
+        cached = self.fe.memo.records.get(key)
+        if cached is not None:  # memoized records are acyclic, so right under any stack
+            self.fe.note_read(cached[1])
+            return cached[0]
         self.stack.append(info.fullname)
         outer = self.subst
         self.subst = subst
+        read: set[str] = set()
+        self.fe.reading.append(read)
         try:
-            return self.fe.lower_record(self, info)
+            record = self.fe.lower_record(self, info)
         finally:
+            self.fe.reading.pop()
             self.subst = outer
             self.stack.pop()
+        self.fe.note_read(read)
+        if not _contains_self_reference(record):
+            self.fe.memo.records[key] = (record, frozenset(read))
+        return record
 
 
 # -- records ----------------------------------------------------------------------------------
@@ -1105,7 +1189,7 @@ def _is_dataclass_class(fe: Frontend, info: TypeInfo) -> bool:
 
 def _record_kind_of(fe: Frontend, info: TypeInfo) -> str | None:
     for c in info.mro:
-        if _is_dataclass_class(fe, c):
+        if fe.is_dataclass_class(c):
             return "dataclass"
     if info.typeddict_type is not None:
         return "typeddict"
@@ -1193,7 +1277,7 @@ def _hashable(fe: Frontend, info: TypeInfo, depth: int = 0) -> bool:
     """``getattr(cls, "__hash__", None) is not None``, following ``dataclasses``' hash rules."""
     if depth > 50 or info.fullname == "builtins.object":
         return True
-    if "dataclass" in info.metadata and _is_dataclass_class(fe, info):
+    if "dataclass" in info.metadata and fe.is_dataclass_class(info):
         eq, frozen, unsafe_hash = True, bool(info.metadata["dataclass"].get("frozen", False)), False
         found = fe.class_ast(info)
         if found is not None:
@@ -1244,7 +1328,7 @@ def _lower_record(self: Frontend, lowering: _Lowering, info: TypeInfo) -> Record
         return lowering.lower(self.from_mypy(fallback)), None, Scope(info.module_name, info, False, True)
 
     if kind == "dataclass":
-        holder = next(c for c in info.mro if _is_dataclass_class(self, c))
+        holder = next(c for c in info.mro if self.is_dataclass_class(c))
         for attr in holder.metadata["dataclass"]["attributes"]:
             if attr.get("is_init_var") or not attr.get("is_in_init", True):
                 continue
@@ -1503,7 +1587,9 @@ def _misapplied(function_name: str, options: dict[str, object], what: str, loc: 
 def _make_lowered(
     model: ToolModel, module: str, qualname: str, first_line: int, loc: Context, listed: bool
 ) -> LoweredTool:
-    return LoweredTool(model, module, qualname, first_line, loc.line, loc.column, def_context=loc, listed=listed)
+    return LoweredTool(
+        model, module, qualname, first_line, loc.line, loc.column, def_context=loc, listed=listed, site_module=module
+    )
 
 
 def decorator_tools(fe: Frontend, dec: Decorator, module: str) -> list[LoweredTool]:
@@ -1516,7 +1602,7 @@ def decorator_tools(fe: Frontend, dec: Decorator, module: str) -> list[LoweredTo
     ms = fe.source(module)
     if ms is None:
         raise CannotLower("no source")
-    fn_ast = ms.functions.get((func.line, func.name))
+    fn_ast = ms.function(func.line, func.name)
     if fn_ast is None or len(fn_ast.decorator_list) != len(decos):
         raise CannotLower("the def is not where mypy says")
     cls = method_info(func)
@@ -1634,7 +1720,7 @@ def create_tool(
             module, lam, options, False, None, (), target, target, {arg.variable.name: arg for arg in target.arguments}
         )
         model = _ToolLowering(fe, site).model()
-        return _make_lowered(model, module, "<lambda>", target.line, target, True)
+        return _make_lowered(model, module, "<lambda>", target.line, target, (call.line, call.column) in ms.assigned_calls)
     if not isinstance(target, (NameExpr, MemberExpr)):
         return None
     node = target.node
@@ -1658,7 +1744,7 @@ def create_tool(
     fms = fe.source(fmodule)
     if fms is None:
         return None
-    fn_ast = fms.functions.get((func.line, func.name))
+    fn_ast = fms.function(func.line, func.name)
     if fn_ast is None:
         return None
     cls = method_info(func)
@@ -1677,7 +1763,11 @@ def create_tool(
         arg_locs={arg.variable.name: arg for arg in func.arguments} if here else {},
     )
     model = _ToolLowering(fe, site).model()
-    return _make_lowered(model, fmodule, _func_qualname(func, fmodule), first, site.def_loc, here)
+    lowered = _make_lowered(model, fmodule, _func_qualname(func, fmodule), first, site.def_loc, here)
+    lowered.site_module = module
+    listed = (call.line, call.column) in ms.assigned_calls
+    lowered.listed = lowered.listed and listed
+    return lowered
 
 
 def class_duplicates(fe: Frontend, info: TypeInfo, module: str, current: Context) -> list[tuple[str, str]]:
@@ -1696,7 +1786,7 @@ def class_duplicates(fe: Frontend, info: TypeInfo, module: str, current: Context
             value: ToolModel | None = None
             if dec.original_decorators and _is_tool_decorator(dec.original_decorators[0]):
                 name: object = None
-                fn_ast = ms.functions.get((func.line, func.name)) if ms is not None else None
+                fn_ast = ms.function(func.line, func.name) if ms is not None else None
                 if fn_ast is not None and fn_ast.decorator_list and isinstance(fn_ast.decorator_list[0], ast.Call):
                     name = _read_options(fe, fn_ast.decorator_list[0], 0, Scope(module, info, False, True))["name"]
                 value = ToolModel(func.name, name if isinstance(name, str) else None, None, None, (), Returns("none"), loc=func)

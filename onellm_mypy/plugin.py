@@ -34,7 +34,7 @@ from mypy.types import Instance, Type, get_proper_type
 from .codes import ERROR_CODES
 
 if TYPE_CHECKING:
-    from .mypy_front import Frontend, LoweredTool
+    from .mypy_front import Frontend, LoweredTool, RecordMemo
     from .source import SourceCache
 
 __all__ = ["OnellmPlugin", "ERROR_CODES", "report"]
@@ -44,28 +44,35 @@ _FACTORY_CALL = "onellm_runtime.tool._ToolFactory.__call__"
 _CREATE = "onellm_runtime.tool.Tool.create"
 _TOOL_CLASS = "onellm_runtime.tool.Tool"
 _DIGEST_PREFIX = "onellm@"
+#: Packages whose source changes come with a new version (which mypy re-checks everything for).
+_OWN = frozenset({"onellm_runtime", "onellm_mypy", "mypy", "typing_extensions"})
 
 Fail = Callable[[str, Context, str], None]
 
 
-def report(fe: Frontend, lowered: LoweredTool, module: str, fail: Fail, context: object) -> None:
-    """Every finding of one tool, each at its location (the parameter, the def, the class)."""
+def report(fe: Frontend, lowered: LoweredTool, module: str, fail: Fail, context: object) -> int:
+    """Every finding of one tool, each at its location (the parameter, the def, the class); how many."""
     from onellm_runtime.diagnostics import check_tool
 
     from .mypy_front import class_duplicates, method_info, tool_decorator_index
 
     default = lowered.def_context
     assert default is not None
+    count = 0
     for d in check_tool(lowered.model):
         fail(d.message, d.loc if isinstance(d.loc, Context) else default, d.code)
+        count += 1
     for code, message in lowered.extra:
         fail(message, default, code)
+        count += 1
     if isinstance(context, Decorator):
         cls = method_info(context.func)
         decos = context.original_decorators
         if cls is not None and decos and tool_decorator_index(decos[:1]) == 0:
             for code, message in class_duplicates(fe, cls, module, context.func):
                 fail(message, context.func, code)
+                count += 1
+    return count
 
 
 class OnellmPlugin(Plugin):
@@ -75,6 +82,10 @@ class OnellmPlugin(Plugin):
         super().__init__(options)
         self._sources: SourceCache | None = None
         self._deps: dict[str, set[str]] = {}
+        #: Records lowered so far; dropped whenever mypy parses a module (again).
+        self._memo: RecordMemo | None = None
+        #: When set (by the extractor), each hook also keeps what it lowered, by context node.
+        self.collected: dict[int, tuple[object, list[LoweredTool]]] | None = None
 
     @property
     def sources(self) -> SourceCache:
@@ -111,6 +122,9 @@ class OnellmPlugin(Plugin):
         a module, and never clash with a Python name. Called after parsing, so only for
         modules mypy actually reprocesses; library and stub modules are left alone.
         """
+        self._memo = None  # a module (re)parsed: what was lowered before may be stale
+        if self._sources is not None:
+            self._sources.new_generation()
         try:
             self._record_digest(file)
         except Exception:
@@ -120,7 +134,7 @@ class OnellmPlugin(Plugin):
 
     def _record_digest(self, file: MypyFile) -> None:
         path = file.path
-        if not path.endswith(".py") or _is_library(path):
+        if not path.endswith(".py") or _is_library(path) or file.fullname.split(".")[0] in _OWN:
             return
         ms = self.sources.module(path)
         if ms is None:
@@ -129,7 +143,7 @@ class OnellmPlugin(Plugin):
 
         for name in [n for n in file.names if n.startswith(_DIGEST_PREFIX)]:
             del file.names[name]
-        var = Var(_DIGEST_PREFIX + source_digest(ms.tree))
+        var = Var(_DIGEST_PREFIX + source_digest(ms))
         var._fullname = f"{file.fullname}.{var.name}"
         file.names[var.name] = SymbolTableNode(GDEF, var, module_public=False)
 
@@ -155,13 +169,23 @@ class OnellmPlugin(Plugin):
                 raise
 
     def _handle(self, ctx: MethodContext, kind: str) -> None:
-        from .mypy_front import Frontend, class_tool, create_tool, decorator_tools, is_tool_ref, tool_decorator_index
+        from .mypy_front import (
+            Frontend,
+            RecordMemo,
+            class_tool,
+            create_tool,
+            decorator_tools,
+            is_tool_ref,
+            tool_decorator_index,
+        )
 
         tree = getattr(ctx.api, "tree", None)
         if not isinstance(tree, MypyFile) or self._modules is None:
             return
         module = tree.fullname
-        fe = Frontend(self._modules, self.sources)
+        if self._memo is None:
+            self._memo = RecordMemo()
+        fe = Frontend(self._modules, self.sources, self._memo)
         context = ctx.context
         found: list[LoweredTool] = []
         if isinstance(context, (Decorator, ClassDef)):
@@ -192,12 +216,26 @@ class OnellmPlugin(Plugin):
         def fail(message: str, loc: Context, code: str) -> None:
             ctx.api.fail(message, loc, code=ERROR_CODES[code])
 
+        top = _at_module_or_class_level(ctx)
         for lowered in found:
-            report(fe, lowered, module, fail, context)
+            lowered.findings = report(fe, lowered, module, fail, context)
+            lowered.listed = lowered.listed and top
+        if self.collected is not None:
+            self.collected[id(context)] = (context, found)
         read = fe.deps - {module}
         self._deps.setdefault(module, set()).update(read)
         for dep in read:  # the daemon re-checks this module's top level when ``dep``'s digest changes
             tree.plugin_deps.setdefault(f"<{dep}[wildcard]>", set()).add(module)
+
+
+def _at_module_or_class_level(ctx: MethodContext) -> bool:
+    """Checked at module level or in a module-level class body: where ``vars()`` holds tools."""
+    from mypy.nodes import FuncItem, TypeInfo
+
+    stack = getattr(getattr(ctx.api, "scope", None), "stack", None)
+    if not isinstance(stack, list):
+        return False
+    return not any(isinstance(e, FuncItem) for e in stack) and sum(isinstance(e, TypeInfo) for e in stack) <= 1
 
 
 def _is_library(path: str) -> bool:

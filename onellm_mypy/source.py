@@ -149,14 +149,74 @@ class ModuleSource:
     tree: ast.Module
     #: ``from __future__ import annotations``: every annotation is a string at runtime.
     lazy: bool
-    functions: dict[tuple[int, str], FunctionNode] = field(default_factory=dict)
-    lambdas: dict[tuple[int, int], ast.Lambda] = field(default_factory=dict)
-    calls: dict[tuple[int, int], ast.Call] = field(default_factory=dict)
-    classes_at: dict[tuple[int, str], ast.ClassDef] = field(default_factory=dict)
     #: Classes by qualified name inside the module (``Outer.Inner``), classes in classes only.
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     bindings: dict[str, list[Binding]] = field(default_factory=dict)
     _class_bindings: dict[int, dict[str, list[Binding]]] = field(default_factory=dict)
+    #: The file's bytes, for ``source_digest``.
+    data: bytes = b""
+    #: Positions of calls assigned to a name at module level or in a module-level class
+    #: (``t = Tool.create(f)``): the tools a module's ``vars()`` holds.
+    assigned_calls: set[tuple[int, int]] = field(default_factory=set)
+    _walked: bool = False
+    _outer_functions: dict[tuple[int, str], FunctionNode] = field(default_factory=dict)
+    _functions: dict[tuple[int, str], FunctionNode] = field(default_factory=dict)
+    _lambdas: dict[tuple[int, int], ast.Lambda] = field(default_factory=dict)
+    _calls: dict[tuple[int, int], ast.Call] = field(default_factory=dict)
+    _classes_at: dict[tuple[int, str], ast.ClassDef] = field(default_factory=dict)
+
+    def _walk(self) -> None:
+        """Index every def, lambda, call and class by position (once, on first use)."""
+        if self._walked:
+            return
+        self._walked = True
+        for node in ast.walk(self.tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._functions[(node.lineno, node.name)] = node
+            elif isinstance(node, ast.Lambda):
+                self._lambdas[(node.lineno, node.col_offset)] = node
+            elif isinstance(node, ast.Call):
+                self._calls[(node.lineno, node.col_offset)] = node
+            elif isinstance(node, ast.ClassDef):
+                self._classes_at[(node.lineno, node.name)] = node
+
+    def function(self, line: int, name: str) -> FunctionNode | None:
+        """The ``def`` at ``line``: found among module and class level defs first (cheap), else anywhere."""
+        if not self._outer_functions and not self._walked:
+
+            def visit(body: list[ast.stmt]) -> None:
+                for stmt in body:
+                    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        self._outer_functions[(stmt.lineno, stmt.name)] = stmt
+                    elif isinstance(stmt, ast.ClassDef):
+                        visit(stmt.body)
+                    elif isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+                        visit(getattr(stmt, "body"))
+                        visit(getattr(stmt, "orelse", []))
+
+            visit(self.tree.body)
+        found = self._outer_functions.get((line, name))
+        return found if found is not None else self.functions.get((line, name))
+
+    @property
+    def functions(self) -> dict[tuple[int, str], FunctionNode]:
+        self._walk()
+        return self._functions
+
+    @property
+    def lambdas(self) -> dict[tuple[int, int], ast.Lambda]:
+        self._walk()
+        return self._lambdas
+
+    @property
+    def calls(self) -> dict[tuple[int, int], ast.Call]:
+        self._walk()
+        return self._calls
+
+    @property
+    def classes_at(self) -> dict[tuple[int, str], ast.ClassDef]:
+        self._walk()
+        return self._classes_at
 
     def class_bindings(self, node: ast.ClassDef) -> dict[str, list[Binding]]:
         found = self._class_bindings.get(id(node))
@@ -191,40 +251,56 @@ def _index(path: str, tree: ast.Module) -> ModuleSource:
                 classes_in(getattr(stmt, "orelse", []), prefix)
 
     classes_in(tree.body, "")
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            ms.functions[(node.lineno, node.name)] = node
-        elif isinstance(node, ast.Lambda):
-            ms.lambdas[(node.lineno, node.col_offset)] = node
-        elif isinstance(node, ast.Call):
-            ms.calls[(node.lineno, node.col_offset)] = node
-        elif isinstance(node, ast.ClassDef):
-            ms.classes_at[(node.lineno, node.name)] = node
+
+    def assignments(body: list[ast.stmt], in_class: bool) -> None:
+        for stmt in body:
+            value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+            if isinstance(value, ast.Call):
+                ms.assigned_calls.add((value.lineno, value.col_offset))
+            elif isinstance(stmt, ast.ClassDef) and not in_class:
+                assignments(stmt.body, True)
+            elif isinstance(stmt, (ast.If, ast.Try, ast.With)):
+                assignments(getattr(stmt, "body"), in_class)
+                assignments(getattr(stmt, "orelse", []), in_class)
+
+    assignments(tree.body, False)
     return ms
 
 
 class SourceCache:
-    """Parsed modules by path; a changed file (new size or mtime) is parsed again."""
+    """Parsed modules by path; a changed file (new size or mtime) is parsed again.
+
+    A file's stamp is checked once per ``generation``: the plugin starts a new one
+    whenever mypy parses a module, which is how a daemon run begins after an edit.
+    """
 
     def __init__(self) -> None:
         self._modules: dict[str, tuple[tuple[int, int], ModuleSource | None]] = {}
+        self._checked: set[str] = set()
+
+    def new_generation(self) -> None:
+        self._checked.clear()
 
     def module(self, path: str | None) -> ModuleSource | None:
         if not path or not path.endswith((".py", ".pyi")):
             return None
+        cached = self._modules.get(path)
+        if cached is not None and path in self._checked:
+            return cached[1]
         try:
             st = os.stat(path)
         except OSError:
             return None
         stamp = (st.st_mtime_ns, st.st_size)
-        cached = self._modules.get(path)
+        self._checked.add(path)
         if cached is not None and cached[0] == stamp:
             return cached[1]
         parsed: ModuleSource | None
         try:
             with open(path, "rb") as f:
-                tree = ast.parse(f.read(), filename=path)
-            parsed = _index(path, tree)
+                data = f.read()
+            parsed = _index(path, ast.parse(data, filename=path))
+            parsed.data = data
         except (OSError, SyntaxError, ValueError):
             parsed = None
         self._modules[path] = (stamp, parsed)
@@ -531,27 +607,44 @@ def _same_value(a: object, b: object) -> bool:
 # -- what the static side reads, as a digest -------------------------------------------
 
 
-def source_digest(tree: ast.Module) -> str:
+def source_digest(ms: ModuleSource) -> str:
     """A digest of everything in a module the static side may read, function bodies left out.
 
     mypy's cache keeps analysed types, not ``Annotated`` metadata, docstrings or default
     values, so a change to those alone would not re-check the modules that use them. The
     plugin records this digest in the module's symbol table, which makes such a change a
-    change of the module's interface, while an edit inside a function body is not.
-    ``tree`` is left as it was (bodies are swapped out only while it is dumped).
+    change of the module's interface, while an edit inside a function body (below its
+    docstring) is not. Lines are hashed as written, so reformatting counts as a change.
     """
     import hashlib
 
-    saved: list[tuple[FunctionNode, list[ast.stmt]]] = []
-    try:
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                first = node.body[0] if node.body else None
-                keep = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
-                saved.append((node, node.body))
-                node.body = [first] if keep and first is not None else []
-        text = ast.dump(tree, annotate_fields=False, include_attributes=False)
-    finally:
-        for node, body in saved:
-            node.body = body
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+    skipped: list[tuple[int, int]] = []
+
+    def bodies(body: list[ast.stmt]) -> None:
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                rest = stmt.body
+                if rest and isinstance(rest[0], ast.Expr) and isinstance(rest[0].value, ast.Constant):
+                    rest = rest[1:]
+                if rest:
+                    skipped.append((rest[0].lineno, rest[-1].end_lineno or rest[-1].lineno))
+            elif isinstance(stmt, ast.ClassDef):
+                bodies(stmt.body)
+            else:  # if/for/while/with/try blocks at this level
+                for name in ("body", "orelse", "finalbody"):
+                    inner = getattr(stmt, name, None)
+                    if isinstance(inner, list):
+                        bodies(inner)
+                for handler in getattr(stmt, "handlers", None) or ():
+                    bodies(handler.body)
+
+    bodies(ms.tree.body)
+    lines = ms.data.split(b"\n")
+    digest = hashlib.sha1()
+    line = 1
+    for start, end in sorted(skipped):
+        if start > line:
+            digest.update(b"\n".join(lines[line - 1 : start - 1]))
+        line = max(line, end + 1)
+    digest.update(b"\n".join(lines[line - 1 :]))
+    return digest.hexdigest()

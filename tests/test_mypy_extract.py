@@ -17,7 +17,7 @@ SIDE_EFFECTS = """\
 from onellm_runtime import tool
 
 open(MARKER, "w").write("ran")
-raise RuntimeError("importing this module fails")
+FAILS = 1 // 0  # importing this module fails
 
 @tool
 def second(b: int) -> str:
