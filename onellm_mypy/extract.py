@@ -43,8 +43,8 @@ from mypy.options import Options
 from onellm_runtime.model import ToolModel
 
 from .codes import ERROR_CODES
-from .mypy_front import LoweredTool
 from .plugin import OnellmPlugin
+from .sites import LoweredTool
 
 __all__ = ["StaticTool", "StaticDiagnostic", "ExtractResult", "extract"]
 

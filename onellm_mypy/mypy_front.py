@@ -13,9 +13,10 @@ is. Two steps, as on the runtime side:
 2. *Lower* the form into the model, with the same branches in the same order as
    ``typing_front._Lowering``.
 
-Finding tools (decorators, ``Tool.create`` calls) is here too, so the plugin and the
-extractor share it. An unexpected shape raises ``CannotLower``: the caller then reports
-nothing for that tool rather than something wrong.
+Records (dataclass, NamedTuple, TypedDict fields, defaults, docstrings, hashability) are
+lowered here too; finding tools and lowering functions is in ``sites``, the forms in
+``forms``, the source-only readings in ``source``. An unexpected shape raises
+``CannotLower``: the caller then reports nothing for that tool rather than something wrong.
 """
 
 from __future__ import annotations
@@ -25,22 +26,14 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from mypy.nodes import (
-    ARG_NAMED,
-    ARG_POS,
     FUNC_NO_INFO,
-    CallExpr,
     ClassDef,
     Context,
     Decorator,
-    Expression,
     FuncDef,
-    LambdaExpr,
-    MemberExpr,
     MypyFile,
-    NameExpr,
     OverloadedFuncDef,
     ParamSpecExpr,
-    RefExpr,
     SymbolTableNode,
     TypeAlias,
     TypeInfo,
@@ -75,36 +68,51 @@ from onellm_runtime.model import (
     ArrayType,
     Default,
     EnumType,
-    JsonType,
     LiteralType,
     MapType,
     Marker,
     NotARecord,
     Nullable,
     Param,
-    ParamKind,
     Record,
     RecordField,
-    Returns,
     Scalar,
     ScalarKind,
     SelfReference,
-    ToolModel,
     TypeNode,
     TypeVarRef,
     UnionType,
     Unsupported,
 )
-from onellm_runtime.types import SIZED_INTS
 
 from . import source as src
+from .forms import (
+    FAnnotated,
+    FAny,
+    FBare,
+    FCallable,
+    FClass,
+    FEllipsis,
+    FGeneric,
+    FLiteral,
+    FNewType,
+    FNone,
+    FOther,
+    Form,
+    FTypeVar,
+    FUnion,
+    FUnresolved,
+    LitValue,
+    Meta,
+    NodeMeta,
+    annotated,
+    special_node,
+    union,
+)
 from .source import Bound, EnumValue, ModuleSource, Opaque, Resolution, SourceCache, Unreadable
 
-__all__ = ["CannotLower", "Frontend", "LoweredTool", "RecordMemo", "ToolSite", "is_tool_ref", "tool_decorator_index"]
+__all__ = ["CannotLower", "Frontend", "Lowering", "NeedMypy", "RecordMemo", "Scope", "module_of_fullname", "settle"]
 
-_TOOL = "onellm_runtime.tool.tool"
-_TOOL_DECORATOR = "onellm_runtime.tool._ToolDecorator"
-_TOOL_CLASS = "onellm_runtime.tool.Tool"
 _CONTEXT = "onellm_runtime.context.ToolContext"
 _CANCELLATION = "onellm_runtime.context.CancellationToken"
 _PARTS = frozenset({"onellm_runtime.results.TextPart", "onellm_runtime.results.JsonPart", "onellm_runtime.results.ToolResult"})
@@ -149,167 +157,10 @@ _TUPLES = frozenset({"typing.Tuple", "builtins.tuple", "typing_extensions.Tuple"
 _TYPES = frozenset({"typing.Type", "builtins.type", "typing_extensions.Type"})
 _FIELD_FUNCS = frozenset({"dataclasses.field"})
 _DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "pydantic.dataclasses.dataclass"})
-_STATIC = "builtins.staticmethod"
-_CLASSMETHOD = "builtins.classmethod"
-_PROPERTY = frozenset({"builtins.property", "abc.abstractproperty"})
-_OVERLOAD = frozenset({"typing.overload", "typing_extensions.overload"})
 
 
 class CannotLower(Exception):
     """A shape the front end does not understand: report nothing rather than something wrong."""
-
-
-# -- forms: what an annotation evaluates to ------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FNone:
-    pass
-
-
-@dataclass(frozen=True)
-class FAny:
-    pass
-
-
-@dataclass(frozen=True)
-class FEllipsis:
-    pass
-
-
-@dataclass(frozen=True)
-class FCallable:
-    pass
-
-
-@dataclass(frozen=True)
-class FClass:
-    fullname: str
-    info: TypeInfo = field(compare=False, hash=False, repr=False)
-
-
-@dataclass(frozen=True)
-class FNewType:
-    fullname: str
-    info: TypeInfo = field(compare=False, hash=False, repr=False)
-
-
-@dataclass(frozen=True)
-class FGeneric:
-    origin: FClass
-    args: tuple[Form, ...]
-
-
-@dataclass(frozen=True)
-class NodeMeta:
-    """The metadata of ``Int32``, ``Char`` and the JSON types: fixes the node outright."""
-
-    node: TypeNode
-
-
-Meta = Union[Marker, NodeMeta]
-
-
-@dataclass(frozen=True)
-class FAnnotated:
-    base: Form
-    metadata: tuple[Meta, ...]
-
-
-@dataclass(frozen=True)
-class FUnion:
-    args: tuple[Form, ...]
-
-
-@dataclass(frozen=True)
-class LitValue:
-    """One ``Literal`` value: its Python type name (for de-duplication), value, and repr."""
-
-    kind: str
-    value: object
-    text: str
-
-
-@dataclass(frozen=True)
-class FLiteral:
-    values: tuple[LitValue, ...]
-
-
-@dataclass(frozen=True)
-class FTypeVar:
-    name: str
-    fullname: str
-
-
-@dataclass(frozen=True)
-class FBare:
-    """A bare generic alias without a class behind it in mypy (``typing.Callable``)."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class FUnresolved:
-    name: str
-
-
-@dataclass(frozen=True)
-class FOther:
-    name: str
-
-
-Form = Union[
-    FNone,
-    FAny,
-    FEllipsis,
-    FCallable,
-    FClass,
-    FNewType,
-    FGeneric,
-    FAnnotated,
-    FUnion,
-    FLiteral,
-    FTypeVar,
-    FBare,
-    FUnresolved,
-    FOther,
-]
-
-
-def _annotated(base: Form, metadata: tuple[Meta, ...]) -> Form:
-    """``Annotated[Annotated[T, a], b]`` is ``Annotated[T, a, b]``, as typing flattens it."""
-    if isinstance(base, FAnnotated):
-        return FAnnotated(base.base, base.metadata + metadata)
-    return FAnnotated(base, metadata)
-
-
-def _union(args: list[Form]) -> Form:
-    """``typing.Union``: nested unions flattened, duplicates dropped, one member is itself."""
-    flat: list[Form] = []
-    for a in args:
-        for member in a.args if isinstance(a, FUnion) else (a,):
-            if member not in flat:
-                flat.append(member)
-    return flat[0] if len(flat) == 1 else FUnion(tuple(flat))
-
-
-def _special_node(fullname: str) -> Form | None:
-    """The aliases of ``onellm_runtime.types``, as the runtime sees them (``Annotated[int, SizedInt]``)."""
-    module, _, name = fullname.rpartition(".")
-    if module not in ("onellm_runtime.types", "onellm_runtime"):
-        return None
-    sized = SIZED_INTS.get(name)
-    if sized is not None:
-        base = "builtins.int"
-        node: TypeNode = Scalar(ScalarKind.INT, sized.minimum, sized.maximum, sized.name)
-    elif name == "Char":
-        base, node = "builtins.str", Scalar(ScalarKind.CHAR)
-    elif name in ("JsonValue", "JsonObject", "JsonArray"):
-        kind = {"JsonValue": "value", "JsonObject": "object", "JsonArray": "array"}[name]
-        base, node = {"value": "builtins.object", "object": "builtins.dict", "array": "builtins.list"}[kind], JsonType(kind)  # type: ignore[arg-type]
-    else:
-        return None
-    return FAnnotated(FOther(base), (NodeMeta(node),))
 
 
 # -- scopes and name resolution ---------------------------------------------------------------
@@ -339,83 +190,11 @@ class _Hidden:
         self.name = name
 
 
-class _NeedMypy(Exception):
+class NeedMypy(Exception):
     """An eager annotation names something we cannot look up: use mypy's analysed type."""
 
 
-@dataclass
-class LoweredTool:
-    """One tool found in the source, lowered, with where to report and list it."""
-
-    model: ToolModel
-    module: str
-    qualname: str
-    #: The first line of the definition (its first decorator), for ordering like the runtime.
-    first_line: int
-    line: int
-    column: int
-    #: Findings that are not the model's (``@tool`` applied twice).
-    extra: list[tuple[str, str]] = field(default_factory=list)
-    #: Context nodes for the extra findings / the tool itself.
-    def_context: Context | None = None
-    #: Whether the runtime would list this tool in a module manifest (module level or class level).
-    listed: bool = True
-    #: The module whose code made the tool (for ``Tool.create``, where the call is).
-    site_module: str = ""
-    #: How many findings the plugin reported for it (a tool with none has a schema).
-    findings: int = 0
-
-
-@dataclass
-class ToolSite:
-    """What is needed to lower one function into a tool."""
-
-    module: str
-    fn_ast: src.FunctionNode | ast.Lambda
-    options: dict[str, object]
-    skip_first: bool
-    cls: TypeInfo | None
-    class_type_params: tuple[str, ...]
-    #: mypy's function (for fallback types and argument locations), or the lambda.
-    func: FuncDef | LambdaExpr | None
-    def_loc: Context
-    arg_locs: dict[str, Context]
-
-
-def is_tool_ref(expr: Expression) -> bool:
-    """``tool`` itself, however it is reached (``tool``, ``pkg.tool``, an alias ``t = tool``)."""
-    if not isinstance(expr, RefExpr):
-        return False
-    if expr.fullname == _TOOL:
-        return True
-    node = expr.node
-    if isinstance(node, Var) and node.type is not None:
-        t = get_proper_type(node.type)
-        return isinstance(t, Instance) and t.type.fullname == _TOOL_DECORATOR
-    return False
-
-
-def _is_tool_decorator(expr: Expression) -> bool:
-    if isinstance(expr, CallExpr):  # @tool(...): keyword arguments only
-        return is_tool_ref(expr.callee) and all(k == ARG_NAMED for k in expr.arg_kinds)
-    return is_tool_ref(expr)
-
-
-def tool_decorator_index(decorators: list[Expression]) -> int | None:
-    """The innermost ``@tool``/``@tool(...)`` in a decorator list (top to bottom), if any."""
-    for i in range(len(decorators) - 1, -1, -1):
-        if _is_tool_decorator(decorators[i]):
-            return i
-    return None
-
-
-def _ref_fullname(expr: Expression) -> str:
-    if isinstance(expr, CallExpr):
-        expr = expr.callee
-    return expr.fullname if isinstance(expr, RefExpr) else ""
-
-
-def _module_of_fullname(fullname: str, modules: dict[str, MypyFile]) -> str | None:
+def module_of_fullname(fullname: str, modules: dict[str, MypyFile]) -> str | None:
     parts = fullname.split(".")
     for i in range(len(parts) - 1, 0, -1):
         candidate = ".".join(parts[:i])
@@ -509,7 +288,7 @@ class Frontend:
             self._dataclass_memo[key] = _is_dataclass_class(self, info)
         return self._dataclass_memo[key]
 
-    def lower_record(self, lowering: _Lowering, info: TypeInfo) -> Record:
+    def lower_record(self, lowering: Lowering, info: TypeInfo) -> Record:
         return _lower_record(self, lowering, info)
 
     # -- names ------------------------------------------------------------------------
@@ -588,7 +367,7 @@ class Frontend:
                     return None
                 bindings = found[0].class_bindings(found[1]).get(node.name)
                 return self._bound_once(bindings or [], Scope(owner.module_name, owner, False, True))
-            module = _module_of_fullname(sym.fullname or "", self.modules)
+            module = module_of_fullname(sym.fullname or "", self.modules)
             if module is None:
                 return None
             ms = self.source(module)
@@ -654,7 +433,7 @@ class Frontend:
                 return FEllipsis()
             return FOther(repr(value))
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
-            return _union([self.evaluate(expr.left, scope, d), self.evaluate(expr.right, scope, d)])
+            return union([self.evaluate(expr.left, scope, d), self.evaluate(expr.right, scope, d)])
         if isinstance(expr, (ast.Name, ast.Attribute)):
             sym = self.lookup(expr, scope)
             if isinstance(sym, _Hidden):
@@ -662,7 +441,7 @@ class Frontend:
             if sym is None:
                 if scope.lazy:
                     return FUnresolved(_leftmost(expr))
-                raise _NeedMypy(ast.unparse(expr))
+                raise NeedMypy(ast.unparse(expr))
             return self._symbol_form(sym, ast.unparse(expr), scope, d)
         if isinstance(expr, ast.Subscript):
             return self._subscript(expr, scope, d)
@@ -694,7 +473,7 @@ class Frontend:
                 return FGeneric(FClass(node.fullname, node), ())
             return FClass(node.fullname, node)
         if isinstance(node, TypeAlias):
-            special = _special_node(node.fullname)
+            special = special_node(node.fullname)
             if special is not None:
                 return self._fix_special(special)
             if node.python_3_12_type_alias:
@@ -730,7 +509,7 @@ class Frontend:
         return FClass(info.fullname, info) if info is not None else None
 
     def _info(self, fullname: str) -> TypeInfo | None:
-        module = _module_of_fullname(fullname, self.modules)
+        module = module_of_fullname(fullname, self.modules)
         if module is None:
             return None
         sym = self.modules[module].names.get(fullname[len(module) + 1 :])
@@ -741,7 +520,7 @@ class Frontend:
             return FUnresolved(alias.name)
         self._expanding.append(alias.fullname)
         try:
-            module = _module_of_fullname(alias.fullname, self.modules)
+            module = module_of_fullname(alias.fullname, self.modules)
             if module is not None:
                 ms = self.source(module)
                 if ms is not None:
@@ -762,17 +541,17 @@ class Frontend:
         if sym is None:
             if scope.lazy:
                 return FUnresolved(_leftmost(head))
-            raise _NeedMypy(ast.unparse(head))
+            raise NeedMypy(ast.unparse(head))
         fullname = sym.fullname
         node = sym.node
         if fullname in _ANNOTATED:
             base = self.evaluate(elts[0], scope, depth)
             metas = tuple(m for m in (self._meta(e, scope, depth) for e in elts[1:]) if m is not None)
-            return _annotated(base, metas)
+            return annotated(base, metas)
         if fullname in _OPTIONAL:
-            return _union([self.evaluate(elts[0], scope, depth), FNone()])
+            return union([self.evaluate(elts[0], scope, depth), FNone()])
         if fullname in _UNION:
-            return _union([self.evaluate(e, scope, depth) for e in elts])
+            return union([self.evaluate(e, scope, depth) for e in elts])
         if fullname in _LITERAL:
             return FLiteral(tuple(self._literal_values(elts, scope, depth)))
         if fullname in _WRAPPERS:
@@ -791,7 +570,7 @@ class Frontend:
             return FGeneric(origin, args) if origin is not None else FOther(ast.unparse(expr))
         if isinstance(node, TypeInfo):
             return FGeneric(FClass(node.fullname, node), args)
-        if isinstance(node, TypeAlias) and _special_node(node.fullname) is None:
+        if isinstance(node, TypeAlias) and special_node(node.fullname) is None:
             value = self._alias_form(node, depth)
             params = _type_vars_in(value)
             return _substitute(value, dict(zip([p.fullname for p in params], args)))
@@ -843,7 +622,7 @@ class Frontend:
             raise CannotLower("no type")
         d = depth + 1
         if isinstance(t, TypeAliasType) and t.alias is not None:
-            special = _special_node(t.alias.fullname)
+            special = special_node(t.alias.fullname)
             if special is not None:
                 return self._fix_special(special)
             if t.is_recursive and depth > 20:
@@ -857,7 +636,7 @@ class Frontend:
                 return FAny()
             raise CannotLower("an implicit Any")
         if isinstance(p, MypyUnionType):
-            return _union([self.from_mypy(item, d) for item in p.items])
+            return union([self.from_mypy(item, d) for item in p.items])
         if isinstance(p, MypyLiteralType):
             v = p.value
             if p.fallback.type.is_enum:
@@ -963,9 +742,9 @@ def _substitute(form: Form, mapping: dict[str, Form]) -> Form:
     if isinstance(form, FGeneric):
         return FGeneric(form.origin, tuple(_substitute(a, mapping) for a in form.args))
     if isinstance(form, FUnion):
-        return _union([_substitute(a, mapping) for a in form.args])
+        return union([_substitute(a, mapping) for a in form.args])
     if isinstance(form, FAnnotated):
-        return _annotated(_substitute(form.base, mapping), form.metadata)
+        return annotated(_substitute(form.base, mapping), form.metadata)
     return form
 
 
@@ -992,7 +771,7 @@ def _runtime_name(info: TypeInfo) -> str:
     return _RUNTIME_NAMES.get(info.fullname, info.name)
 
 
-class _Lowering:
+class Lowering:
     """One lowering pass: the stack of records being entered (OLT006) and type arguments."""
 
     def __init__(self, fe: Frontend) -> None:
@@ -1028,9 +807,9 @@ class _Lowering:
         if isinstance(f, FNewType):
             return self.lower(self.fe.newtype_supertype(f))
         if isinstance(f, FAnnotated):
-            return self._annotated(f)
+            return self.annotated(f)
         if isinstance(f, FUnion):
-            return self._union(f)
+            return self.union(f)
         if isinstance(f, FLiteral):
             return self._literal(f)
         if isinstance(f, FGeneric):
@@ -1047,7 +826,7 @@ class _Lowering:
             return Unsupported("other", f.name)
         raise CannotLower(f"unexpected form {f!r}")
 
-    def _annotated(self, f: FAnnotated) -> TypeNode:
+    def annotated(self, f: FAnnotated) -> TypeNode:
         markers: list[Marker] = []
         node: TypeNode | None = None
         for meta in f.metadata:
@@ -1062,7 +841,7 @@ class _Lowering:
             node = node.inner
         return Annotated(node, tuple(markers)) if markers else node
 
-    def _union(self, f: FUnion) -> TypeNode:
+    def union(self, f: FUnion) -> TypeNode:
         nullable = any(isinstance(a, FNone) for a in f.args)
         members = [self.lower(a) for a in f.args if not isinstance(a, FNone)]
         if not members:
@@ -1310,7 +1089,7 @@ def _hashable(fe: Frontend, info: TypeInfo, depth: int = 0) -> bool:
     return _hashable(fe, info.bases[0].type, depth + 1) if info.bases else True
 
 
-def _lower_record(self: Frontend, lowering: _Lowering, info: TypeInfo) -> Record:
+def _lower_record(self: Frontend, lowering: Lowering, info: TypeInfo) -> Record:
     """A record's fields in contract order, as ``typing_front._lower_record``."""
     kind = _record_kind_of(self, info)
     fields: list[RecordField] = []
@@ -1322,7 +1101,7 @@ def _lower_record(self: Frontend, lowering: _Lowering, info: TypeInfo) -> Record
             scope = Scope(owner.module_name, owner, ms.lazy, True)
             try:
                 return lowering.lower(self.evaluate(stmt.annotation, scope)), stmt, scope
-            except _NeedMypy:
+            except NeedMypy:
                 pass
             return lowering.lower(self.from_mypy(fallback)), stmt, scope
         return lowering.lower(self.from_mypy(fallback)), None, Scope(info.module_name, info, False, True)
@@ -1347,7 +1126,7 @@ def _lower_record(self: Frontend, lowering: _Lowering, info: TypeInfo) -> Record
                         default = OPAQUE_DEFAULT
                 else:
                     default = OPAQUE_DEFAULT
-            fields.append(RecordField(name, node, not has_default, _settle(default, node)))
+            fields.append(RecordField(name, node, not has_default, settle(default, node)))
         hashable = _hashable(self, info)
     elif kind == "namedtuple":
         holder = next(c for c in info.mro if "namedtuple" in c.metadata)
@@ -1358,7 +1137,7 @@ def _lower_record(self: Frontend, lowering: _Lowering, info: TypeInfo) -> Record
             default = NO_DEFAULT
             if stmt is not None and stmt.value is not None:
                 default = src.read_default(stmt.value, self.resolver(scope))
-            fields.append(RecordField(name, node, not default.present, _settle(default, node)))
+            fields.append(RecordField(name, node, not default.present, settle(default, node)))
         hashable = True
     else:
         td = info.typeddict_type
@@ -1378,7 +1157,7 @@ def _attribute_type(info: TypeInfo, name: str) -> Type | None:
     return None
 
 
-def _settle(default: Default, node: TypeNode) -> Default:
+def settle(default: Default, node: TypeNode) -> Default:
     """An unreadable default of a type whose defaults are never written is just opaque.
 
     The runtime holds some value there and writes nothing; only for a writable type
@@ -1387,415 +1166,3 @@ def _settle(default: Default, node: TypeNode) -> Default:
     if default.state == "unreadable" and not rules.is_writable_type(node):
         return OPAQUE_DEFAULT
     return default
-
-
-# -- functions -> tools ---------------------------------------------------------------------
-
-_OPTION_DEFAULTS: dict[str, object] = {
-    "name": None,
-    "description": None,
-    "ends_loop": False,
-    "requires_approval": False,
-    "parallel_safe": True,
-    "timeout_seconds": 0,
-    "naming": None,
-    "invocation_mode": "wait",
-}
-
-
-def _is_str_annotation(expr: ast.expr | None) -> bool:
-    return isinstance(expr, ast.Constant) and isinstance(expr.value, str)
-
-
-def _unwrap_awaitable(form: Form) -> Form:
-    if isinstance(form, FGeneric) and form.origin.fullname in _AWAITABLES and form.args:
-        return form.args[-1]
-    return form
-
-
-def _is_part(form: Form | None) -> bool:
-    return isinstance(form, FClass) and form.fullname in _PARTS
-
-
-def _is_parts_union(form: Form | None) -> bool:
-    return isinstance(form, FUnion) and all(_is_part(a) for a in form.args)
-
-
-def _func_qualname(func: FuncDef, module: str) -> str:
-    fullname = func.fullname
-    return fullname[len(module) + 1 :] if fullname.startswith(module + ".") else func.name
-
-
-def _first_line(node: Decorator | FuncDef | ClassDef) -> int:
-    if isinstance(node, Decorator):
-        return min([node.func.line, *(d.line for d in node.original_decorators)])
-    if isinstance(node, ClassDef):
-        return min([node.line, *(d.line for d in node.decorators)])
-    return node.line
-
-
-def method_info(func: FuncDef) -> TypeInfo | None:
-    info = func.info
-    if info is FUNC_NO_INFO or info is None:
-        return None
-    return info
-
-
-def _class_type_params(info: TypeInfo | None) -> tuple[str, ...]:
-    """The enclosing class's type variables, as ``Tool.__set_name__`` reads them."""
-    if info is None:
-        return ()
-    return tuple(dict.fromkeys(info.type_vars))
-
-
-class _ToolLowering:
-    """``typing_front.lower_function``, on a function's source and mypy's view of it."""
-
-    def __init__(self, fe: Frontend, site: ToolSite) -> None:
-        self.fe = fe
-        self.site = site
-
-    def _fallback(self, name: str | None) -> Type | None:
-        func = self.site.func
-        t = func.type if isinstance(func, FuncDef) else None
-        if not isinstance(t, CallableType):
-            return None
-        if name is None:
-            return t.ret_type
-        if name in t.arg_names:
-            return t.arg_types[t.arg_names.index(name)]
-        return None
-
-    def form(self, expr: ast.expr, scope: Scope, name: str | None) -> Form:
-        try:
-            return self.fe.evaluate(expr, scope)
-        except _NeedMypy:
-            return self.fe.from_mypy(self._fallback(name))
-
-    def model(self) -> ToolModel:
-        site, fe = self.site, self.fe
-        ms = fe.source(site.module)
-        if ms is None:
-            raise CannotLower("no source")
-        fn = site.fn_ast
-        a = fn.args
-        positional = [*a.posonlyargs, *a.args]
-        pos_defaults: list[ast.expr | None] = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
-        entries: list[tuple[ast.arg, ParamKind, ast.expr | None]] = [
-            (arg, "normal", d) for arg, d in zip(positional, pos_defaults)
-        ]
-        if a.vararg is not None:
-            entries.append((a.vararg, "var_positional", None))
-        entries.extend((arg, "normal", d) for arg, d in zip(a.kwonlyargs, a.kw_defaults))
-        if a.kwarg is not None:
-            entries.append((a.kwarg, "var_keyword", None))
-        if site.skip_first and entries and entries[0][1] == "normal":
-            entries = entries[1:]
-        returns_ann = fn.returns if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
-        lazy = ms.lazy or _is_str_annotation(returns_ann) or any(_is_str_annotation(e[0].annotation) for e in entries)
-        ann_scope = Scope(site.module, site.cls, lazy, site.cls is not None and not lazy)
-        value_scope = Scope(site.module, site.cls, False, site.cls is not None)
-        resolve = fe.resolver(value_scope)
-        params: list[Param] = []
-        for arg, kind, default_expr in entries:
-            name = arg.arg
-            loc = site.arg_locs.get(name, site.def_loc)
-            if kind != "normal":
-                params.append(Param(name, Unsupported("other"), kind, loc=loc))
-                continue
-            default = src.read_default(default_expr, resolve)
-            if arg.annotation is None:
-                node: TypeNode = Unsupported("missing")
-                params.append(Param(name, node, "normal", _settle(default, node), loc))
-                continue
-            form = self.form(arg.annotation, ann_scope, name)
-            if isinstance(form, FClass) and form.fullname in (_CONTEXT, _CANCELLATION):
-                context: ParamKind = "context" if form.fullname == _CONTEXT else "cancellation"
-                params.append(Param(name, Unsupported("other"), context, _settle(default, Unsupported("other")), loc))
-                continue
-            node = _Lowering(fe).lower(form)
-            params.append(Param(name, node, "normal", _settle(default, node), loc))
-        returns = self.returns(returns_ann, ann_scope)
-        o = site.options
-        type_params = tuple(getattr(t, "name", "") for t in getattr(fn, "type_params", ()) or ())
-        is_lambda = isinstance(fn, ast.Lambda)
-        return ToolModel(
-            function_name="<lambda>" if is_lambda else getattr(fn, "name", "<lambda>"),
-            explicit_name=o["name"],  # type: ignore[arg-type]
-            explicit_description=o["description"],  # type: ignore[arg-type]
-            docstring=None if isinstance(fn, ast.Lambda) else src.docstring(fn),
-            params=tuple(params),
-            returns=returns,
-            naming=o["naming"],  # type: ignore[arg-type]
-            invocation_mode=o["invocation_mode"],  # type: ignore[arg-type]
-            ends_loop=o["ends_loop"],  # type: ignore[arg-type]
-            requires_approval=o["requires_approval"],  # type: ignore[arg-type]
-            parallel_safe=o["parallel_safe"],  # type: ignore[arg-type]
-            timeout_seconds=o["timeout_seconds"],  # type: ignore[arg-type]
-            type_params=type_params,
-            class_type_params=site.class_type_params,
-            is_lambda=is_lambda,
-            loc=site.def_loc,
-        )
-
-    def returns(self, ann: ast.expr | None, scope: Scope) -> Returns:
-        if ann is None:
-            return Returns("unannotated")
-        form = _unwrap_awaitable(self.form(ann, scope, None))
-        if isinstance(form, FNone):
-            return Returns("none")
-        if _is_part(form) or _is_parts_union(form):
-            return Returns("parts")
-        if isinstance(form, FGeneric) and (form.origin.fullname in _LISTS or form.origin.fullname == "builtins.tuple"):
-            item = form.args[0] if form.args else None
-            if _is_part(item) or _is_parts_union(item):
-                return Returns("parts")
-        return Returns("type", _Lowering(self.fe).lower(form))
-
-
-def _read_options(fe: Frontend, call: ast.Call | None, skip: int, scope: Scope) -> dict[str, object]:
-    """``@tool(...)``/``Tool.create(fn, ...)`` options as written (unreadable ones keep their default)."""
-    options = dict(_OPTION_DEFAULTS)
-    if call is None:
-        return options
-    resolve = fe.resolver(scope)
-    given: dict[str, ast.expr] = dict(zip(src.TOOL_OPTIONS, call.args[skip:]))
-    for kw in call.keywords:
-        if kw.arg in options:
-            given[kw.arg] = kw.value
-    for key, expr in given.items():
-        value = src.read_constant(expr, resolve)
-        if not isinstance(value, (Opaque, Unreadable, EnumValue)):
-            options[key] = value
-    return options
-
-
-def _misapplied(function_name: str, options: dict[str, object], what: str, loc: Context) -> ToolModel:
-    name = options["name"]
-    return ToolModel(
-        function_name,
-        name if isinstance(name, str) else None,
-        None,
-        None,
-        (),
-        Returns("none"),
-        misapplied_to=what,
-        loc=loc,
-    )
-
-
-def _make_lowered(
-    model: ToolModel, module: str, qualname: str, first_line: int, loc: Context, listed: bool
-) -> LoweredTool:
-    return LoweredTool(
-        model, module, qualname, first_line, loc.line, loc.column, def_context=loc, listed=listed, site_module=module
-    )
-
-
-def decorator_tools(fe: Frontend, dec: Decorator, module: str) -> list[LoweredTool]:
-    """The tool(s) a decorated ``def`` makes: the model of the innermost ``@tool``, with OLT001 cases."""
-    decos = dec.original_decorators
-    i = tool_decorator_index(decos)
-    if i is None:
-        return []
-    func = dec.func
-    ms = fe.source(module)
-    if ms is None:
-        raise CannotLower("no source")
-    fn_ast = ms.function(func.line, func.name)
-    if fn_ast is None or len(fn_ast.decorator_list) != len(decos):
-        raise CannotLower("the def is not where mypy says")
-    cls = method_info(func)
-    scope = Scope(module, cls, False, cls is not None)
-    dec_ast = fn_ast.decorator_list[i]
-    options = _read_options(fe, dec_ast if isinstance(dec_ast, ast.Call) else None, 0, scope)
-    qualname = _func_qualname(func, module)
-    first = _first_line(dec)
-    listed = i == 0
-    out: list[LoweredTool] = []
-
-    above = _ref_fullname(decos[i - 1]) if i > 0 else ""
-    if cls is not None and above in (_STATIC, _CLASSMETHOD):
-        # @staticmethod/@classmethod on top of @tool: the class sees no Tool (tools_of reports it).
-        what = "staticmethod" if above == _STATIC else "classmethod"
-        model = _misapplied(func.name, options, what, func)
-        return [_make_lowered(model, module, qualname, first, func, False)]
-
-    below = [_ref_fullname(d) for d in decos[i + 1 :]]
-    binding = "method" if cls is not None else "function"
-    if below:
-        first_below = below[0]
-        if first_below in _PROPERTY:
-            display = options["name"] if isinstance(options["name"], str) else rules.snake_case(func.name)
-            model = _misapplied(display, options, "property", func)
-            return [_make_lowered(model, module, qualname, first, func, listed)]
-        if first_below in _OVERLOAD or func.is_overload:
-            display = options["name"] if isinstance(options["name"], str) else "<overload>"
-            model = _misapplied(display, options, "overload", func)
-            return [_make_lowered(model, module, qualname, first, func, listed)]
-        if len(below) != 1 or first_below not in (_STATIC, _CLASSMETHOD):
-            raise CannotLower("@tool over a decorator whose result is unknown")
-        binding = "staticmethod" if first_below == _STATIC else "classmethod"
-
-    site = ToolSite(
-        module=module,
-        fn_ast=fn_ast,
-        options=options,
-        skip_first=binding in ("method", "classmethod"),
-        cls=cls,
-        class_type_params=_class_type_params(cls),
-        func=func,
-        def_loc=func,
-        arg_locs={arg.variable.name: arg for arg in func.arguments},
-    )
-    model = _ToolLowering(fe, site).model()
-    lowered = _make_lowered(model, module, qualname, first, func, listed)
-    # @tool applied twice: each outer @tool receives a Tool (tool.py's own message).
-    j = i - 1
-    while j >= 0 and _is_tool_decorator(decos[j]):
-        lowered.extra.append(("OLT001", f"Tool '{rules.tool_name(model)}': @tool is applied twice; remove one"))
-        lowered.listed = False
-        j -= 1
-    out.append(lowered)
-    return out
-
-
-def class_tool(fe: Frontend, cdef: ClassDef, module: str) -> LoweredTool | None:
-    """``@tool`` on a class (OLT001)."""
-    i = tool_decorator_index(cdef.decorators)
-    if i is None:
-        return None
-    ms = fe.source(module)
-    options = dict(_OPTION_DEFAULTS)
-    if ms is not None:
-        node = ms.classes_at.get((cdef.line, cdef.name))
-        if node is not None and len(node.decorator_list) == len(cdef.decorators):
-            d = node.decorator_list[i]
-            options = _read_options(fe, d if isinstance(d, ast.Call) else None, 0, Scope(module))
-    name = options["name"] if isinstance(options["name"], str) else rules.snake_case(cdef.name)
-    model = _misapplied(name, options, "class", cdef)
-    qualname = cdef.fullname[len(module) + 1 :] if cdef.fullname.startswith(module + ".") else cdef.name
-    return _make_lowered(model, module, qualname, _first_line(cdef), cdef, False)
-
-
-def _member_function(target: MemberExpr) -> FuncDef | Decorator | None:
-    """``obj.method`` / ``Cls().method``: the method, from the object's class."""
-    base = target.expr
-    info: TypeInfo | None = None
-    if isinstance(base, CallExpr) and isinstance(base.callee, RefExpr) and isinstance(base.callee.node, TypeInfo):
-        info = base.callee.node
-    elif isinstance(base, RefExpr) and isinstance(base.node, Var) and base.node.type is not None:
-        t = get_proper_type(base.node.type)
-        if isinstance(t, Instance):
-            info = t.type
-    if info is None:
-        return None
-    sym = info.get(target.name)
-    node = sym.node if sym is not None else None
-    return node if isinstance(node, (FuncDef, Decorator)) else None
-
-
-def create_tool(
-    fe: Frontend, call: CallExpr, module: str, with_options: bool, fn_type: Type | None = None
-) -> LoweredTool | None:
-    """``Tool.create(fn, ...)`` or ``tool(fn)``, on a function reference or a lambda.
-
-    ``fn_type`` is the argument's type where mypy computed it (in a hook): its definition
-    finds the function behind any expression (``obj.method``).
-    """
-    if not call.args or call.arg_kinds[0] != ARG_POS:
-        return None
-    ms = fe.source(module)
-    if ms is None:
-        return None
-    call_ast = ms.calls.get((call.line, call.column))
-    target = call.args[0]
-    if isinstance(target, LambdaExpr):
-        scope = Scope(module)
-        options = _read_options(fe, call_ast if with_options else None, 1, scope)
-        lam = ms.lambdas.get((target.line, target.column))
-        if lam is None:
-            return None
-        site = ToolSite(
-            module, lam, options, False, None, (), target, target, {arg.variable.name: arg for arg in target.arguments}
-        )
-        model = _ToolLowering(fe, site).model()
-        return _make_lowered(model, module, "<lambda>", target.line, target, (call.line, call.column) in ms.assigned_calls)
-    if not isinstance(target, (NameExpr, MemberExpr)):
-        return None
-    node = target.node
-    if node is None and isinstance(target, MemberExpr):
-        node = _member_function(target)
-    if node is None and fn_type is not None:
-        p = get_proper_type(fn_type)
-        if isinstance(p, CallableType) and isinstance(p.definition, FuncDef):
-            node = p.definition
-    func: FuncDef | None = None
-    first: int
-    if isinstance(node, FuncDef):
-        func, first = node, node.line
-    elif isinstance(node, Decorator) and all(
-        _ref_fullname(d) in (_STATIC, _CLASSMETHOD) for d in node.original_decorators
-    ):
-        func, first = node.func, _first_line(node)
-    if func is None:
-        return None
-    fmodule = _module_of_fullname(func.fullname, fe.modules) or module
-    fms = fe.source(fmodule)
-    if fms is None:
-        return None
-    fn_ast = fms.function(func.line, func.name)
-    if fn_ast is None:
-        return None
-    cls = method_info(func)
-    options = _read_options(fe, call_ast if with_options else None, 1, Scope(module))
-    here = fmodule == module
-    site = ToolSite(
-        module=fmodule,
-        fn_ast=fn_ast,
-        options=options,
-        # A function from a class is a method (bound or not) to Tool.create: its first parameter goes.
-        skip_first=cls is not None,
-        cls=cls,
-        class_type_params=(),
-        func=func,
-        def_loc=func if here else call,
-        arg_locs={arg.variable.name: arg for arg in func.arguments} if here else {},
-    )
-    model = _ToolLowering(fe, site).model()
-    lowered = _make_lowered(model, fmodule, _func_qualname(func, fmodule), first, site.def_loc, here)
-    lowered.site_module = module
-    listed = (call.line, call.column) in ms.assigned_calls
-    lowered.listed = lowered.listed and listed
-    return lowered
-
-
-def class_duplicates(fe: Frontend, info: TypeInfo, module: str, current: Context) -> list[tuple[str, str]]:
-    """OLT007 for the tool at ``current``: the tools of its class in ``__dict__`` order."""
-    from mypy.nodes import AssignmentStmt
-
-    from onellm_runtime.diagnostics import check_class
-    from onellm_runtime.model import ClassModel
-
-    ms = fe.source(module)
-    attrs: dict[str, ToolModel | None] = {}
-    for stmt in info.defn.defs.body:
-        dec = stmt.impl if isinstance(stmt, OverloadedFuncDef) else stmt
-        if isinstance(dec, Decorator):
-            func = dec.func
-            value: ToolModel | None = None
-            if dec.original_decorators and _is_tool_decorator(dec.original_decorators[0]):
-                name: object = None
-                fn_ast = ms.function(func.line, func.name) if ms is not None else None
-                if fn_ast is not None and fn_ast.decorator_list and isinstance(fn_ast.decorator_list[0], ast.Call):
-                    name = _read_options(fe, fn_ast.decorator_list[0], 0, Scope(module, info, False, True))["name"]
-                value = ToolModel(func.name, name if isinstance(name, str) else None, None, None, (), Returns("none"), loc=func)
-            attrs[func.name] = value
-        elif isinstance(stmt, FuncDef):
-            attrs[stmt.name] = None
-        elif isinstance(stmt, AssignmentStmt):
-            for lv in stmt.lvalues:
-                if isinstance(lv, NameExpr):
-                    attrs[lv.name] = None
-    tools = tuple(m for m in attrs.values() if m is not None)
-    return [(d.code, d.message) for d in check_class(ClassModel(info.name, tools)) if d.loc is current]

@@ -9,7 +9,7 @@ Three calls lead to a tool, and each has a hook on its full name:
   checked with the ``Decorator`` as context.
 - ``Tool.create(fn, ...)``: ``Tool.create``, with the ``CallExpr``.
 
-Each hook lowers the tool (``mypy_front``), runs ``diagnostics.check_tool`` /
+Each hook finds and lowers the tool (``sites``, ``mypy_front``), runs ``diagnostics.check_tool`` /
 ``check_class``, and reports every finding at its location with its own error code, so
 ``# type: ignore[OLT002]`` and ``disable_error_code`` work. Hooks never change a type
 and never raise: an unexpected shape reports nothing (set ``ONELLM_MYPY_DEBUG=1`` to
@@ -34,7 +34,8 @@ from mypy.types import Instance, Type, get_proper_type
 from .codes import ERROR_CODES
 
 if TYPE_CHECKING:
-    from .mypy_front import Frontend, LoweredTool, RecordMemo
+    from .mypy_front import Frontend, RecordMemo
+    from .sites import LoweredTool
     from .source import SourceCache
 
 __all__ = ["OnellmPlugin", "ERROR_CODES", "report"]
@@ -54,7 +55,7 @@ def report(fe: Frontend, lowered: LoweredTool, module: str, fail: Fail, context:
     """Every finding of one tool, each at its location (the parameter, the def, the class); how many."""
     from onellm_runtime.diagnostics import check_tool
 
-    from .mypy_front import class_duplicates, method_info, tool_decorator_index
+    from .sites import class_duplicates, method_info, tool_decorator_index
 
     default = lowered.def_context
     assert default is not None
@@ -169,15 +170,8 @@ class OnellmPlugin(Plugin):
                 raise
 
     def _handle(self, ctx: MethodContext, kind: str) -> None:
-        from .mypy_front import (
-            Frontend,
-            RecordMemo,
-            class_tool,
-            create_tool,
-            decorator_tools,
-            is_tool_ref,
-            tool_decorator_index,
-        )
+        from .mypy_front import Frontend, RecordMemo
+        from .sites import class_tool, create_tool, decorator_tools, is_tool_ref, tool_decorator_index
 
         tree = getattr(ctx.api, "tree", None)
         if not isinstance(tree, MypyFile) or self._modules is None:

@@ -1,0 +1,557 @@
+"""Finding tools and lowering functions: decorators, ``Tool.create`` calls, classes of tools.
+
+Shared by the plugin's hooks and the extractor. ``decorator_tools`` handles every way a
+``def`` can be decorated (``@tool``, ``@tool(...)``, over or under ``staticmethod``,
+``classmethod``, ``property``, ``overload``, twice), ``class_tool`` ``@tool`` on a class,
+``create_tool`` ``Tool.create(fn, ...)`` and ``tool(fn)``, ``class_duplicates`` OLT007.
+``_ToolLowering`` mirrors ``onellm_runtime.typing_front.lower_function``.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from mypy.nodes import (
+    ARG_NAMED,
+    ARG_POS,
+    FUNC_NO_INFO,
+    CallExpr,
+    ClassDef,
+    Context,
+    Decorator,
+    Expression,
+    FuncDef,
+    LambdaExpr,
+    MemberExpr,
+    NameExpr,
+    OverloadedFuncDef,
+    RefExpr,
+    TypeInfo,
+    Var,
+)
+from mypy.types import CallableType, Instance, Type, get_proper_type
+
+from onellm_runtime import rules
+from onellm_runtime.model import Param, ParamKind, Returns, ToolModel, TypeNode, Unsupported
+
+from . import source as src
+from .forms import FClass, FGeneric, FNone, Form, FUnion
+from .mypy_front import (
+    _AWAITABLES,
+    _CANCELLATION,
+    _CONTEXT,
+    _LISTS,
+    _PARTS,
+    CannotLower,
+    Frontend,
+    Lowering,
+    NeedMypy,
+    Scope,
+    module_of_fullname,
+    settle,
+)
+from .source import EnumValue, Opaque, Unreadable
+
+__all__ = [
+    "LoweredTool",
+    "ToolSite",
+    "is_tool_ref",
+    "tool_decorator_index",
+    "method_info",
+    "decorator_tools",
+    "class_tool",
+    "create_tool",
+    "class_duplicates",
+]
+
+_TOOL = "onellm_runtime.tool.tool"
+_TOOL_DECORATOR = "onellm_runtime.tool._ToolDecorator"
+_STATIC = "builtins.staticmethod"
+_CLASSMETHOD = "builtins.classmethod"
+_PROPERTY = frozenset({"builtins.property", "abc.abstractproperty"})
+_OVERLOAD = frozenset({"typing.overload", "typing_extensions.overload"})
+
+
+@dataclass
+class LoweredTool:
+    """One tool found in the source, lowered, with where to report and list it."""
+
+    model: ToolModel
+    module: str
+    qualname: str
+    #: The first line of the definition (its first decorator), for ordering like the runtime.
+    first_line: int
+    line: int
+    column: int
+    #: Findings that are not the model's (``@tool`` applied twice).
+    extra: list[tuple[str, str]] = field(default_factory=list)
+    #: Context nodes for the extra findings / the tool itself.
+    def_context: Context | None = None
+    #: Whether the runtime would list this tool in a module manifest (module level or class level).
+    listed: bool = True
+    #: The module whose code made the tool (for ``Tool.create``, where the call is).
+    site_module: str = ""
+    #: How many findings the plugin reported for it (a tool with none has a schema).
+    findings: int = 0
+
+
+@dataclass
+class ToolSite:
+    """What is needed to lower one function into a tool."""
+
+    module: str
+    fn_ast: src.FunctionNode | ast.Lambda
+    options: dict[str, object]
+    skip_first: bool
+    cls: TypeInfo | None
+    class_type_params: tuple[str, ...]
+    #: mypy's function (for fallback types and argument locations), or the lambda.
+    func: FuncDef | LambdaExpr | None
+    def_loc: Context
+    arg_locs: dict[str, Context]
+
+
+def is_tool_ref(expr: Expression) -> bool:
+    """``tool`` itself, however it is reached (``tool``, ``pkg.tool``, an alias ``t = tool``)."""
+    if not isinstance(expr, RefExpr):
+        return False
+    if expr.fullname == _TOOL:
+        return True
+    node = expr.node
+    if isinstance(node, Var) and node.type is not None:
+        t = get_proper_type(node.type)
+        return isinstance(t, Instance) and t.type.fullname == _TOOL_DECORATOR
+    return False
+
+
+def _is_tool_decorator(expr: Expression) -> bool:
+    if isinstance(expr, CallExpr):  # @tool(...): keyword arguments only
+        return is_tool_ref(expr.callee) and all(k == ARG_NAMED for k in expr.arg_kinds)
+    return is_tool_ref(expr)
+
+
+def tool_decorator_index(decorators: list[Expression]) -> int | None:
+    """The innermost ``@tool``/``@tool(...)`` in a decorator list (top to bottom), if any."""
+    for i in range(len(decorators) - 1, -1, -1):
+        if _is_tool_decorator(decorators[i]):
+            return i
+    return None
+
+
+def _ref_fullname(expr: Expression) -> str:
+    if isinstance(expr, CallExpr):
+        expr = expr.callee
+    return expr.fullname if isinstance(expr, RefExpr) else ""
+
+
+
+
+_OPTION_DEFAULTS: dict[str, object] = {
+    "name": None,
+    "description": None,
+    "ends_loop": False,
+    "requires_approval": False,
+    "parallel_safe": True,
+    "timeout_seconds": 0,
+    "naming": None,
+    "invocation_mode": "wait",
+}
+
+
+def _is_str_annotation(expr: ast.expr | None) -> bool:
+    return isinstance(expr, ast.Constant) and isinstance(expr.value, str)
+
+
+def _unwrap_awaitable(form: Form) -> Form:
+    if isinstance(form, FGeneric) and form.origin.fullname in _AWAITABLES and form.args:
+        return form.args[-1]
+    return form
+
+
+def _is_part(form: Form | None) -> bool:
+    return isinstance(form, FClass) and form.fullname in _PARTS
+
+
+def _is_parts_union(form: Form | None) -> bool:
+    return isinstance(form, FUnion) and all(_is_part(a) for a in form.args)
+
+
+def _func_qualname(func: FuncDef, module: str) -> str:
+    fullname = func.fullname
+    return fullname[len(module) + 1 :] if fullname.startswith(module + ".") else func.name
+
+
+def _first_line(node: Decorator | FuncDef | ClassDef) -> int:
+    if isinstance(node, Decorator):
+        return min([node.func.line, *(d.line for d in node.original_decorators)])
+    if isinstance(node, ClassDef):
+        return min([node.line, *(d.line for d in node.decorators)])
+    return node.line
+
+
+def method_info(func: FuncDef) -> TypeInfo | None:
+    info = func.info
+    if info is FUNC_NO_INFO or info is None:
+        return None
+    return info
+
+
+def _class_type_params(info: TypeInfo | None) -> tuple[str, ...]:
+    """The enclosing class's type variables, as ``Tool.__set_name__`` reads them."""
+    if info is None:
+        return ()
+    return tuple(dict.fromkeys(info.type_vars))
+
+
+class _ToolLowering:
+    """``typing_front.lower_function``, on a function's source and mypy's view of it."""
+
+    def __init__(self, fe: Frontend, site: ToolSite) -> None:
+        self.fe = fe
+        self.site = site
+
+    def _fallback(self, name: str | None) -> Type | None:
+        func = self.site.func
+        t = func.type if isinstance(func, FuncDef) else None
+        if not isinstance(t, CallableType):
+            return None
+        if name is None:
+            return t.ret_type
+        if name in t.arg_names:
+            return t.arg_types[t.arg_names.index(name)]
+        return None
+
+    def form(self, expr: ast.expr, scope: Scope, name: str | None) -> Form:
+        try:
+            return self.fe.evaluate(expr, scope)
+        except NeedMypy:
+            return self.fe.from_mypy(self._fallback(name))
+
+    def model(self) -> ToolModel:
+        site, fe = self.site, self.fe
+        ms = fe.source(site.module)
+        if ms is None:
+            raise CannotLower("no source")
+        fn = site.fn_ast
+        a = fn.args
+        positional = [*a.posonlyargs, *a.args]
+        pos_defaults: list[ast.expr | None] = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+        entries: list[tuple[ast.arg, ParamKind, ast.expr | None]] = [
+            (arg, "normal", d) for arg, d in zip(positional, pos_defaults)
+        ]
+        if a.vararg is not None:
+            entries.append((a.vararg, "var_positional", None))
+        entries.extend((arg, "normal", d) for arg, d in zip(a.kwonlyargs, a.kw_defaults))
+        if a.kwarg is not None:
+            entries.append((a.kwarg, "var_keyword", None))
+        if site.skip_first and entries and entries[0][1] == "normal":
+            entries = entries[1:]
+        returns_ann = fn.returns if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        lazy = ms.lazy or _is_str_annotation(returns_ann) or any(_is_str_annotation(e[0].annotation) for e in entries)
+        ann_scope = Scope(site.module, site.cls, lazy, site.cls is not None and not lazy)
+        value_scope = Scope(site.module, site.cls, False, site.cls is not None)
+        resolve = fe.resolver(value_scope)
+        params: list[Param] = []
+        for arg, kind, default_expr in entries:
+            name = arg.arg
+            loc = site.arg_locs.get(name, site.def_loc)
+            if kind != "normal":
+                params.append(Param(name, Unsupported("other"), kind, loc=loc))
+                continue
+            default = src.read_default(default_expr, resolve)
+            if arg.annotation is None:
+                node: TypeNode = Unsupported("missing")
+                params.append(Param(name, node, "normal", settle(default, node), loc))
+                continue
+            form = self.form(arg.annotation, ann_scope, name)
+            if isinstance(form, FClass) and form.fullname in (_CONTEXT, _CANCELLATION):
+                context: ParamKind = "context" if form.fullname == _CONTEXT else "cancellation"
+                params.append(Param(name, Unsupported("other"), context, settle(default, Unsupported("other")), loc))
+                continue
+            node = Lowering(fe).lower(form)
+            params.append(Param(name, node, "normal", settle(default, node), loc))
+        returns = self.returns(returns_ann, ann_scope)
+        o = site.options
+        type_params = tuple(getattr(t, "name", "") for t in getattr(fn, "type_params", ()) or ())
+        is_lambda = isinstance(fn, ast.Lambda)
+        return ToolModel(
+            function_name="<lambda>" if is_lambda else getattr(fn, "name", "<lambda>"),
+            explicit_name=o["name"],  # type: ignore[arg-type]
+            explicit_description=o["description"],  # type: ignore[arg-type]
+            docstring=None if isinstance(fn, ast.Lambda) else src.docstring(fn),
+            params=tuple(params),
+            returns=returns,
+            naming=o["naming"],  # type: ignore[arg-type]
+            invocation_mode=o["invocation_mode"],  # type: ignore[arg-type]
+            ends_loop=o["ends_loop"],  # type: ignore[arg-type]
+            requires_approval=o["requires_approval"],  # type: ignore[arg-type]
+            parallel_safe=o["parallel_safe"],  # type: ignore[arg-type]
+            timeout_seconds=o["timeout_seconds"],  # type: ignore[arg-type]
+            type_params=type_params,
+            class_type_params=site.class_type_params,
+            is_lambda=is_lambda,
+            loc=site.def_loc,
+        )
+
+    def returns(self, ann: ast.expr | None, scope: Scope) -> Returns:
+        if ann is None:
+            return Returns("unannotated")
+        form = _unwrap_awaitable(self.form(ann, scope, None))
+        if isinstance(form, FNone):
+            return Returns("none")
+        if _is_part(form) or _is_parts_union(form):
+            return Returns("parts")
+        if isinstance(form, FGeneric) and (form.origin.fullname in _LISTS or form.origin.fullname == "builtins.tuple"):
+            item = form.args[0] if form.args else None
+            if _is_part(item) or _is_parts_union(item):
+                return Returns("parts")
+        return Returns("type", Lowering(self.fe).lower(form))
+
+
+def _read_options(fe: Frontend, call: ast.Call | None, skip: int, scope: Scope) -> dict[str, object]:
+    """``@tool(...)``/``Tool.create(fn, ...)`` options as written (unreadable ones keep their default)."""
+    options = dict(_OPTION_DEFAULTS)
+    if call is None:
+        return options
+    resolve = fe.resolver(scope)
+    given: dict[str, ast.expr] = dict(zip(src.TOOL_OPTIONS, call.args[skip:]))
+    for kw in call.keywords:
+        if kw.arg in options:
+            given[kw.arg] = kw.value
+    for key, expr in given.items():
+        value = src.read_constant(expr, resolve)
+        if not isinstance(value, (Opaque, Unreadable, EnumValue)):
+            options[key] = value
+    return options
+
+
+def _misapplied(function_name: str, options: dict[str, object], what: str, loc: Context) -> ToolModel:
+    name = options["name"]
+    return ToolModel(
+        function_name,
+        name if isinstance(name, str) else None,
+        None,
+        None,
+        (),
+        Returns("none"),
+        misapplied_to=what,
+        loc=loc,
+    )
+
+
+def _make_lowered(
+    model: ToolModel, module: str, qualname: str, first_line: int, loc: Context, listed: bool
+) -> LoweredTool:
+    return LoweredTool(
+        model, module, qualname, first_line, loc.line, loc.column, def_context=loc, listed=listed, site_module=module
+    )
+
+
+def decorator_tools(fe: Frontend, dec: Decorator, module: str) -> list[LoweredTool]:
+    """The tool(s) a decorated ``def`` makes: the model of the innermost ``@tool``, with OLT001 cases."""
+    decos = dec.original_decorators
+    i = tool_decorator_index(decos)
+    if i is None:
+        return []
+    func = dec.func
+    ms = fe.source(module)
+    if ms is None:
+        raise CannotLower("no source")
+    fn_ast = ms.function(func.line, func.name)
+    if fn_ast is None or len(fn_ast.decorator_list) != len(decos):
+        raise CannotLower("the def is not where mypy says")
+    cls = method_info(func)
+    scope = Scope(module, cls, False, cls is not None)
+    dec_ast = fn_ast.decorator_list[i]
+    options = _read_options(fe, dec_ast if isinstance(dec_ast, ast.Call) else None, 0, scope)
+    qualname = _func_qualname(func, module)
+    first = _first_line(dec)
+    listed = i == 0
+    out: list[LoweredTool] = []
+
+    above = _ref_fullname(decos[i - 1]) if i > 0 else ""
+    if cls is not None and above in (_STATIC, _CLASSMETHOD):
+        # @staticmethod/@classmethod on top of @tool: the class sees no Tool (tools_of reports it).
+        what = "staticmethod" if above == _STATIC else "classmethod"
+        model = _misapplied(func.name, options, what, func)
+        return [_make_lowered(model, module, qualname, first, func, False)]
+
+    below = [_ref_fullname(d) for d in decos[i + 1 :]]
+    binding = "method" if cls is not None else "function"
+    if below:
+        first_below = below[0]
+        if first_below in _PROPERTY:
+            display = options["name"] if isinstance(options["name"], str) else rules.snake_case(func.name)
+            model = _misapplied(display, options, "property", func)
+            return [_make_lowered(model, module, qualname, first, func, listed)]
+        if first_below in _OVERLOAD or func.is_overload:
+            display = options["name"] if isinstance(options["name"], str) else "<overload>"
+            model = _misapplied(display, options, "overload", func)
+            return [_make_lowered(model, module, qualname, first, func, listed)]
+        if len(below) != 1 or first_below not in (_STATIC, _CLASSMETHOD):
+            raise CannotLower("@tool over a decorator whose result is unknown")
+        binding = "staticmethod" if first_below == _STATIC else "classmethod"
+
+    site = ToolSite(
+        module=module,
+        fn_ast=fn_ast,
+        options=options,
+        skip_first=binding in ("method", "classmethod"),
+        cls=cls,
+        class_type_params=_class_type_params(cls),
+        func=func,
+        def_loc=func,
+        arg_locs={arg.variable.name: arg for arg in func.arguments},
+    )
+    model = _ToolLowering(fe, site).model()
+    lowered = _make_lowered(model, module, qualname, first, func, listed)
+    # @tool applied twice: each outer @tool receives a Tool (tool.py's own message).
+    j = i - 1
+    while j >= 0 and _is_tool_decorator(decos[j]):
+        lowered.extra.append(("OLT001", f"Tool '{rules.tool_name(model)}': @tool is applied twice; remove one"))
+        lowered.listed = False
+        j -= 1
+    out.append(lowered)
+    return out
+
+
+def class_tool(fe: Frontend, cdef: ClassDef, module: str) -> LoweredTool | None:
+    """``@tool`` on a class (OLT001)."""
+    i = tool_decorator_index(cdef.decorators)
+    if i is None:
+        return None
+    ms = fe.source(module)
+    options = dict(_OPTION_DEFAULTS)
+    if ms is not None:
+        node = ms.classes_at.get((cdef.line, cdef.name))
+        if node is not None and len(node.decorator_list) == len(cdef.decorators):
+            d = node.decorator_list[i]
+            options = _read_options(fe, d if isinstance(d, ast.Call) else None, 0, Scope(module))
+    name = options["name"] if isinstance(options["name"], str) else rules.snake_case(cdef.name)
+    model = _misapplied(name, options, "class", cdef)
+    qualname = cdef.fullname[len(module) + 1 :] if cdef.fullname.startswith(module + ".") else cdef.name
+    return _make_lowered(model, module, qualname, _first_line(cdef), cdef, False)
+
+
+def _member_function(target: MemberExpr) -> FuncDef | Decorator | None:
+    """``obj.method`` / ``Cls().method``: the method, from the object's class."""
+    base = target.expr
+    info: TypeInfo | None = None
+    if isinstance(base, CallExpr) and isinstance(base.callee, RefExpr) and isinstance(base.callee.node, TypeInfo):
+        info = base.callee.node
+    elif isinstance(base, RefExpr) and isinstance(base.node, Var) and base.node.type is not None:
+        t = get_proper_type(base.node.type)
+        if isinstance(t, Instance):
+            info = t.type
+    if info is None:
+        return None
+    sym = info.get(target.name)
+    node = sym.node if sym is not None else None
+    return node if isinstance(node, (FuncDef, Decorator)) else None
+
+
+def create_tool(
+    fe: Frontend, call: CallExpr, module: str, with_options: bool, fn_type: Type | None = None
+) -> LoweredTool | None:
+    """``Tool.create(fn, ...)`` or ``tool(fn)``, on a function reference or a lambda.
+
+    ``fn_type`` is the argument's type where mypy computed it (in a hook): its definition
+    finds the function behind any expression (``obj.method``).
+    """
+    if not call.args or call.arg_kinds[0] != ARG_POS:
+        return None
+    ms = fe.source(module)
+    if ms is None:
+        return None
+    call_ast = ms.calls.get((call.line, call.column))
+    target = call.args[0]
+    if isinstance(target, LambdaExpr):
+        scope = Scope(module)
+        options = _read_options(fe, call_ast if with_options else None, 1, scope)
+        lam = ms.lambdas.get((target.line, target.column))
+        if lam is None:
+            return None
+        site = ToolSite(
+            module, lam, options, False, None, (), target, target, {arg.variable.name: arg for arg in target.arguments}
+        )
+        model = _ToolLowering(fe, site).model()
+        return _make_lowered(model, module, "<lambda>", target.line, target, (call.line, call.column) in ms.assigned_calls)
+    if not isinstance(target, (NameExpr, MemberExpr)):
+        return None
+    node = target.node
+    if node is None and isinstance(target, MemberExpr):
+        node = _member_function(target)
+    if node is None and fn_type is not None:
+        p = get_proper_type(fn_type)
+        if isinstance(p, CallableType) and isinstance(p.definition, FuncDef):
+            node = p.definition
+    func: FuncDef | None = None
+    first: int
+    if isinstance(node, FuncDef):
+        func, first = node, node.line
+    elif isinstance(node, Decorator) and all(
+        _ref_fullname(d) in (_STATIC, _CLASSMETHOD) for d in node.original_decorators
+    ):
+        func, first = node.func, _first_line(node)
+    if func is None:
+        return None
+    fmodule = module_of_fullname(func.fullname, fe.modules) or module
+    fms = fe.source(fmodule)
+    if fms is None:
+        return None
+    fn_ast = fms.function(func.line, func.name)
+    if fn_ast is None:
+        return None
+    cls = method_info(func)
+    options = _read_options(fe, call_ast if with_options else None, 1, Scope(module))
+    here = fmodule == module
+    site = ToolSite(
+        module=fmodule,
+        fn_ast=fn_ast,
+        options=options,
+        # A function from a class is a method (bound or not) to Tool.create: its first parameter goes.
+        skip_first=cls is not None,
+        cls=cls,
+        class_type_params=(),
+        func=func,
+        def_loc=func if here else call,
+        arg_locs={arg.variable.name: arg for arg in func.arguments} if here else {},
+    )
+    model = _ToolLowering(fe, site).model()
+    lowered = _make_lowered(model, fmodule, _func_qualname(func, fmodule), first, site.def_loc, here)
+    lowered.site_module = module
+    listed = (call.line, call.column) in ms.assigned_calls
+    lowered.listed = lowered.listed and listed
+    return lowered
+
+
+def class_duplicates(fe: Frontend, info: TypeInfo, module: str, current: Context) -> list[tuple[str, str]]:
+    """OLT007 for the tool at ``current``: the tools of its class in ``__dict__`` order."""
+    from mypy.nodes import AssignmentStmt
+
+    from onellm_runtime.diagnostics import check_class
+    from onellm_runtime.model import ClassModel
+
+    ms = fe.source(module)
+    attrs: dict[str, ToolModel | None] = {}
+    for stmt in info.defn.defs.body:
+        dec = stmt.impl if isinstance(stmt, OverloadedFuncDef) else stmt
+        if isinstance(dec, Decorator):
+            func = dec.func
+            value: ToolModel | None = None
+            if dec.original_decorators and _is_tool_decorator(dec.original_decorators[0]):
+                name: object = None
+                fn_ast = ms.function(func.line, func.name) if ms is not None else None
+                if fn_ast is not None and fn_ast.decorator_list and isinstance(fn_ast.decorator_list[0], ast.Call):
+                    name = _read_options(fe, fn_ast.decorator_list[0], 0, Scope(module, info, False, True))["name"]
+                value = ToolModel(func.name, name if isinstance(name, str) else None, None, None, (), Returns("none"), loc=func)
+            attrs[func.name] = value
+        elif isinstance(stmt, FuncDef):
+            attrs[stmt.name] = None
+        elif isinstance(stmt, AssignmentStmt):
+            for lv in stmt.lvalues:
+                if isinstance(lv, NameExpr):
+                    attrs[lv.name] = None
+    tools = tuple(m for m in attrs.values() if m is not None)
+    return [(d.code, d.message) for d in check_class(ClassModel(info.name, tools)) if d.loc is current]
