@@ -27,6 +27,7 @@ import collections
 import datetime as dt
 import importlib
 import json
+import math
 import os
 import random
 import re
@@ -562,7 +563,9 @@ def mutate(doc: Any, rnd: random.Random) -> Any:
             _get(doc, rnd.choice(objs))[rnd.choice(["zzUnknown", "Query", "extra"])] = rnd.choice(_WRONG[:6])
             return doc
     if how == "number" and isinstance(target, (int, float)) and not isinstance(target, bool):
-        return put(rnd.choice([target + 1, target - 1, target * 1000 + 7, target + 0.5, -target - 1, float(target)]))
+        as_float = float(target) if abs(target) < 1e300 else 1e300
+        changed = rnd.choice([target + 1, target - 1, target * 1000 + 7, as_float + 0.5, -target - 1, as_float])
+        return put(changed if not isinstance(changed, float) or math.isfinite(changed) else 1e308)  # JSON has no Infinity
     if how == "string" and isinstance(target, str):
         return put(rnd.choice([target.upper(), target.lower(), target + " ", "", target + "\n", target[:-1], target * 3, "\u0663" + target]))
     if how == "case" and isinstance(target, str):
