@@ -22,12 +22,15 @@ from typing import (
 
 from typing_extensions import Concatenate, ParamSpec, Self
 
-from . import diagnostics, rules, schema
-from .model import ClassModel, Returns, ToolModel
-from .typing_front import Unresolved, lower_function
-
 if TYPE_CHECKING:
+    from . import diagnostics
     from .binding import Binder
+    from .model import Returns, ToolModel
+
+# The core (typing_front, diagnostics, schema, rules and the model under them) is imported
+# where a tool is first described, not here: ``import onellm_runtime`` stays light for code
+# that only uses results and annotations, as the binder and the invoker are imported on
+# first use. Its import is paid by the first tool (figures in benchmarks/README.md).
 
 __all__ = ["Tool", "ToolDefinitionError", "tool", "tools_of"]
 
@@ -133,6 +136,7 @@ class Tool(Generic[P, R]):
         self._input_schema: dict[str, Any] | None = None
         self._output_schema: dict[str, Any] | None = None
         self._binder: Binder | None = None
+        self._name: str | None = None
         self._class_type_params: tuple[str, ...] = ()
         self._class_scope: dict[str, object] = {}  # a PEP 695 class's type parameters, for string annotations
         self._classname: str | None = None
@@ -166,10 +170,12 @@ class Tool(Generic[P, R]):
         return cls._from(fn, options)
 
     def _lower(self, final: bool) -> ToolModel | None:
+        from . import diagnostics, typing_front
+
         o = self._options
         fn: Any = self.fn
         try:
-            model = lower_function(
+            model = typing_front.lower_function(
                 fn,
                 skip_first=self._binding in ("method", "classmethod", "bound"),
                 explicit_name=o.name,
@@ -183,7 +189,7 @@ class Tool(Generic[P, R]):
                 class_type_params=self._class_type_params,
                 localns=self._class_scope or None,
             )
-        except Unresolved as e:
+        except typing_front.Unresolved as e:
             if not final:
                 return None
             raise ToolDefinitionError(
@@ -202,6 +208,8 @@ class Tool(Generic[P, R]):
         """Lower, check and describe the tool; ``final=False`` may defer unresolved names."""
         if self._model is not None:
             return
+        from . import schema
+
         model = self._lower(final)
         if model is None:
             return
@@ -221,12 +229,19 @@ class Tool(Generic[P, R]):
 
     @property
     def name(self) -> str:
-        o = self._options
-        return o.name if o.name is not None else rules.snake_case(self.__name__)
+        name = self._name
+        if name is None:  # worked out once: the invoker asks on every call
+            from .rules import snake_case
+
+            o = self._options
+            name = self._name = o.name if o.name is not None else snake_case(self.__name__)
+        return name
 
     @property
     def description(self) -> str:
-        return rules.tool_description(self.model)
+        from .rules import tool_description
+
+        return tool_description(self.model)
 
     @property
     def input_schema(self) -> dict[str, Any]:
@@ -357,9 +372,9 @@ class Tool(Generic[P, R]):
             binding = "staticmethod" if isinstance(fn, staticmethod) else "classmethod"
             func = cast(Any, fn).__func__
         elif isinstance(fn, Tool):
-            raise ToolDefinitionError(
-                [diagnostics.Diagnostic("OLT001", f"Tool '{fn.name}': @tool is applied twice; remove one")]
-            )
+            from .diagnostics import Diagnostic
+
+            raise ToolDefinitionError([Diagnostic("OLT001", f"Tool '{fn.name}': @tool is applied twice; remove one")])
         elif isinstance(fn, type):
             misapplied = "class"
         elif isinstance(fn, property):
@@ -376,9 +391,13 @@ class Tool(Generic[P, R]):
         elif _is_method_qualname(fn):
             binding = "method"
         if misapplied is not None:
-            name = options.name or rules.snake_case(display_name)
+            from .diagnostics import check_tool
+            from .model import Returns, ToolModel
+            from .rules import snake_case
+
+            name = options.name or snake_case(display_name)
             model = ToolModel(name, options.name, None, None, (), Returns("none"), misapplied_to=misapplied)
-            _raise_findings(diagnostics.check_tool(model))
+            _raise_findings(check_tool(model))
         t: Tool[Any, Any] = Tool(func, options, binding=binding, owner=owner)
         if binding in ("function", "bound") or owner is not None:
             t._finish(final=False)  # a class member is finished by __set_name__
@@ -386,6 +405,9 @@ class Tool(Generic[P, R]):
 
     def _check_duplicates(self, owner: type) -> None:
         """OLT007 for this tool against the tools defined before it in ``owner``."""
+        from .diagnostics import check_class
+        from .model import ClassModel, Returns, ToolModel
+
         seen: list[ToolModel] = []
         for value in owner.__dict__.values():
             if not isinstance(value, Tool):
@@ -394,7 +416,7 @@ class Tool(Generic[P, R]):
             seen.append(ToolModel(other.__name__, other._options.name, None, None, (), Returns("none"), loc=other))
             if other is self:
                 break
-        findings = [d for d in diagnostics.check_class(ClassModel(owner.__name__, tuple(seen))) if d.loc is self]
+        findings = [d for d in check_class(ClassModel(owner.__name__, tuple(seen))) if d.loc is self]
         _raise_findings(findings)
 
     @staticmethod
@@ -411,12 +433,15 @@ class Tool(Generic[P, R]):
                     wrapped := cast(Any, value).__func__, Tool
                 ):
                     # @staticmethod/@classmethod on top of @tool hides the tool from the class (OLT001).
+                    from .diagnostics import check_tool
+                    from .model import Returns, ToolModel
+
                     hidden: Tool[..., Any] = cast(Any, wrapped)
                     what = "staticmethod" if isinstance(value, staticmethod) else "classmethod"
                     model = ToolModel(
                         hidden.__name__, hidden._options.name, None, None, (), Returns("none"), misapplied_to=what
                     )
-                    _raise_findings(diagnostics.check_tool(model))
+                    _raise_findings(check_tool(model))
                 elif attr in found:
                     del found[attr]
         return [value.__get__(None if isinstance(obj, type) else obj, cls) for value in found.values()]
