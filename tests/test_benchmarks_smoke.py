@@ -61,3 +61,21 @@ def test_smoke_with_installed_peers_runs_build_bind_and_invoke() -> None:
         assert f"peer {peer} " in out or f"peer {peer}: SKIPPED, not installed" in out, peer
     assert "4. Import time" not in out
     assert "failed:" not in out, out
+
+
+def test_import_leaves_the_core_and_the_binder_for_first_use() -> None:
+    """``import onellm_runtime`` loads no schema machinery; the first tool loads it (issue 7)."""
+    program = (
+        "import sys, onellm_runtime\n"
+        "core = ('model', 'rules', 'docstrings', 'diagnostics', 'schema', 'typing_front', 'binding', 'invoker')\n"
+        "print(sorted(m for m in core if 'onellm_runtime.' + m in sys.modules))\n"
+        "def get_time(timezone: str) -> str:\n"
+        "    return timezone\n"
+        "onellm_runtime.Tool.create(get_time)\n"
+        "print(sorted(m for m in core if 'onellm_runtime.' + m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "[]\n['diagnostics', 'docstrings', 'model', 'rules', 'schema', 'typing_front']\n"
+    )
