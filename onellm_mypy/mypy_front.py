@@ -442,27 +442,27 @@ class Frontend:
                 if scope.lazy:
                     return FUnresolved(_leftmost(expr))
                 raise NeedMypy(ast.unparse(expr))
-            return self._symbol_form(sym, ast.unparse(expr), scope, d)
+            return self._symbol_form(sym, expr, scope, d)
         if isinstance(expr, ast.Subscript):
             return self._subscript(expr, scope, d)
         if isinstance(expr, ast.List):
             return FOther(ast.unparse(expr))
         return FOther(ast.unparse(expr))
 
-    def _symbol_form(self, sym: SymbolTableNode, text: str, scope: Scope, depth: int) -> Form:
+    def _symbol_form(self, sym: SymbolTableNode, expr: ast.expr, scope: Scope, depth: int) -> Form:
         node = sym.node
         fullname = sym.fullname
         if fullname in _ANY:
             return FAny()
         if fullname in type_aliases:  # typing.List and friends: a bare alias of their origin
             origin = self._cls(type_aliases[fullname])
-            return FGeneric(origin, ()) if origin is not None else FOther(text)
+            return FGeneric(origin, ()) if origin is not None else FOther(ast.unparse(expr))
         if fullname in _TUPLES and not isinstance(node, TypeInfo):
             origin = self._cls("builtins.tuple")
-            return FGeneric(origin, ()) if origin is not None else FOther(text)
+            return FGeneric(origin, ()) if origin is not None else FOther(ast.unparse(expr))
         if fullname in _TYPES and not isinstance(node, TypeInfo):
             origin = self._cls("builtins.type")
-            return FGeneric(origin, ()) if origin is not None else FOther(text)
+            return FGeneric(origin, ()) if origin is not None else FOther(ast.unparse(expr))
         if fullname in _CALLABLES:  # a bare Callable: get_origin gives collections.abc.Callable
             return FBare("Callable")
         if isinstance(node, TypeInfo):
@@ -486,8 +486,8 @@ class Frontend:
         if isinstance(node, Var):
             t = get_proper_type(node.type) if node.type is not None else None
             if isinstance(t, AnyType) and t.type_of_any != TypeOfAny.explicit:
-                raise CannotLower(f"{text} comes from a module mypy does not follow")
-        return FOther(text)
+                raise CannotLower(f"{ast.unparse(expr)} comes from a module mypy does not follow")
+        return FOther(ast.unparse(expr))
 
     def _fix_special(self, form: Form) -> Form:
         """Give the special aliases' base class its TypeInfo (it only matters for equality)."""
