@@ -36,25 +36,42 @@ class CancellationToken:
     A sync tool runs in a worker thread that cannot be interrupted; it checks this token.
     """
 
-    __slots__ = ("_event",)
+    __slots__ = ("_cancelled", "_event")
 
     def __init__(self) -> None:
-        self._event = threading.Event()
+        # A flag, and an Event only once some thread waits: one token per call, and most are
+        # never waited on (an Event costs more to make than the rest of a call's bookkeeping).
+        self._cancelled = False
+        self._event: threading.Event | None = None
 
     @property
     def cancelled(self) -> bool:
-        return self._event.is_set()
+        return self._cancelled
 
     def cancel(self) -> None:
-        self._event.set()
+        self._cancelled = True
+        event = self._event
+        if event is not None:
+            event.set()
 
     def raise_if_cancelled(self) -> None:
-        if self._event.is_set():
+        if self._cancelled:
             raise ToolCancelledError("the tool call was cancelled")
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block a worker thread until cancelled (or ``timeout``); True when cancelled."""
-        return self._event.wait(timeout)
+        event = self._event
+        if event is None:
+            with _EVENT_LOCK:
+                if self._event is None:
+                    self._event = threading.Event()
+                event = self._event
+            if self._cancelled:  # a cancel() that ran before the Event existed
+                event.set()
+        return event.wait(timeout)
+
+
+_EVENT_LOCK = threading.Lock()
 
 
 class ToolContext:
