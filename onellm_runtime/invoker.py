@@ -72,9 +72,9 @@ class _LoopClock:
 
 
 class _Prepared:
-    """What the invoker derives once per tool model: its binder and its result converter."""
+    """What the invoker derives once per tool model: its binder, its result converter, its facts."""
 
-    __slots__ = ("binder", "convert", "context_params", "token_params")
+    __slots__ = ("binder", "convert", "context_params", "token_params", "name", "inline")
 
     def __init__(self, tool: Tool[..., Any]) -> None:
         model = tool.model
@@ -82,6 +82,10 @@ class _Prepared:
         self.convert: Converter = compile_converter(model)
         self.context_params = tuple(p.name for p in model.params if p.kind == "context")
         self.token_params = tuple(p.name for p in model.params if p.kind == "cancellation")
+        self.name = tool.name
+        #: An ``async def`` without a timeout runs in the caller's task: nothing to race it
+        #: against, and the caller's cancellation reaches it directly.
+        self.inline = tool.is_async and not tool.timeout_seconds > 0
 
 
 def _seconds(timeout: float) -> str:
@@ -173,25 +177,35 @@ class ToolInvoker:
         provider: str | None = None,
     ) -> ToolResult:
         """Run one call; never raises for bad arguments or the tool's own failure."""
-        if context is None:
-            context = ToolContext(services=self.services, clock=self.clock, tool_name=tool.name)
-        elif not context.tool_name:
-            context.tool_name = tool.name
         prepared = self._prepare(tool)
+        if context is None:
+            context = ToolContext(services=self.services, clock=self.clock, tool_name=prepared.name)
+        elif not context.tool_name:
+            context.tool_name = prepared.name
         try:
-            bound = prepared.binder.bind_call(arguments, provider)
+            kwargs, mode = prepared.binder._bind(arguments, provider)  # pyright: ignore[reportPrivateUsage]
         except ArgumentError as e:
             return self._failure(str(e), context)
         if tool.requires_approval and not approved:
-            return self._failure(f"Tool '{tool.name}' requires approval.", context)
-        kwargs = dict(bound.arguments)
+            return self._failure(f"Tool '{prepared.name}' requires approval.", context)
         for name in prepared.context_params:
             kwargs[name] = context
         for name in prepared.token_params:
             kwargs[name] = context.cancellation
-        if bound.invocation_mode == "background":
+        if mode == "background":
             return await self._background(tool, kwargs, context, prepared)
-        return await self._run(tool, kwargs, context, prepared)
+        if not prepared.inline:
+            return await self._run(tool, kwargs, context, prepared)
+        try:
+            value = await tool.call_with(kwargs)
+            if inspect.isawaitable(value):
+                value = await value
+        except asyncio.CancelledError:
+            context.cancellation.cancel()
+            raise
+        except Exception as e:
+            return self._failure(f"Tool '{prepared.name}' failed: {_describe(e)}", context)
+        return self._finish(tool, value, context, prepared)
 
     async def invoke_all(
         self, calls: Iterable[ToolCall | tuple[Tool[..., Any], Arguments]], *, provider: str | None = None
@@ -273,11 +287,16 @@ class ToolInvoker:
         error = task.exception()
         if error is not None:
             return self._failure(f"Tool '{tool.name}' failed: {_describe(error)}", context)
-        value = task.result()
+        return self._finish(tool, task.result(), context, prepared)
+
+    def _finish(self, tool: Tool[..., Any], value: object, context: ToolContext, prepared: _Prepared) -> ToolResult:
+        """The result of a call that returned ``value`` (the Results table; costs attached)."""
         try:
             converted = prepared.convert(value)
         except Exception as e:
-            return self._failure(f"Tool '{tool.name}' failed: its result cannot be converted: {_describe(e)}", context)
+            return self._failure(
+                f"Tool '{prepared.name}' failed: its result cannot be converted: {_describe(e)}", context
+            )
         if isinstance(converted, ToolResult):
             return replace(converted, parts=list(converted.parts), costs=[*converted.costs, *context.costs])
         typed = value if tool.ends_loop else None
