@@ -319,6 +319,33 @@ def test_caller_cancellation_propagates_and_sets_the_token() -> None:
     run(scenario)
 
 
+def test_caller_cancellation_of_an_async_tool_without_timeout() -> None:
+    async def scenario() -> None:
+        started = asyncio.Event()
+        seen: list[str] = []
+
+        @tool
+        async def waits(token: CancellationToken) -> str:
+            started.set()
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                seen.append("cancelled inside")
+                raise
+            return "never"
+
+        context = ToolContext()
+        task = asyncio.create_task(ToolInvoker().invoke(waits, "{}", context))
+        await started.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert context.cancellation.cancelled
+        assert seen == ["cancelled inside"]
+
+    run(scenario)
+
+
 def test_caller_cancellation_of_a_sync_tool() -> None:
     async def scenario() -> None:
         entered, observed = threading.Event(), threading.Event()
