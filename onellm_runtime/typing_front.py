@@ -382,6 +382,24 @@ def _hints(obj: object, localns: Mapping[str, object] | None = None) -> dict[str
         raise Unresolved(getattr(e, "name", None) or str(e)) from None
 
 
+#: Annotation objects found to hold no string, by identity (each kept, so its id cannot be
+#: reused; bounded): the same objects recur across tools (see ``_ANNOTATIONS``), and
+#: walking one again for strings cost more than lowering it from that cache.
+_EVALUATED: dict[int, object] = {}
+
+
+def _unevaluated_once(annotation: object) -> bool:
+    """``_unevaluated``, remembered for the annotations that turn out fully evaluated."""
+    if _EVALUATED.get(id(annotation)) is annotation:
+        return False
+    if _unevaluated(annotation):
+        return True
+    if len(_EVALUATED) >= _ANNOTATIONS_MAX:
+        _EVALUATED.clear()
+    _EVALUATED[id(annotation)] = annotation
+    return False
+
+
 def _unevaluated(annotation: object) -> bool:
     """A string annotation, or one with a string or ForwardRef inside (``list["Item"]``)."""
     if isinstance(annotation, (str, typing.ForwardRef)):
@@ -618,7 +636,7 @@ def lower_function(
     retries later (a method's class, or a record defined further down the module).
     """
     raw = getattr(fn, "__annotations__", {})
-    hints = _hints(fn, localns) if any(_unevaluated(a) for a in raw.values()) else dict(raw)
+    hints = _hints(fn, localns) if any(_unevaluated_once(a) for a in raw.values()) else dict(raw)
     sig = _Signature(fn, skip_first)
     params: list[Param] = []
     for name, kind in zip(sig.names, sig.kinds):
