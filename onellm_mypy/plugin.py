@@ -28,10 +28,11 @@ from typing import TYPE_CHECKING, Callable
 
 from mypy.nodes import GDEF, CallExpr, ClassDef, Context, Decorator, MypyFile, SymbolTableNode, Var
 from mypy.options import Options
-from mypy.plugin import MethodContext, Plugin
-from mypy.types import Instance, Type, get_proper_type
+from mypy.plugin import AttributeContext, MethodContext, Plugin
+from mypy.types import Instance, Parameters, Type, get_proper_type
 
 from .codes import ERROR_CODES
+from .decorators import CLASSMETHOD, STATIC, is_tool_ref, ref_fullname, tool_decorator_index
 
 if TYPE_CHECKING:
     from .mypy_front import Frontend, RecordMemo
@@ -55,7 +56,8 @@ def report(fe: Frontend, lowered: LoweredTool, module: str, fail: Fail, context:
     """Every finding of one tool, each at its location (the parameter, the def, the class); how many."""
     from onellm_runtime.diagnostics import check_tool
 
-    from .sites import class_duplicates, method_info, tool_decorator_index
+    from .decorators import tool_decorator_index
+    from .sites import class_duplicates, method_info
 
     default = lowered.def_context
     assert default is not None
@@ -85,6 +87,8 @@ class OnellmPlugin(Plugin):
         self._deps: dict[str, set[str]] = {}
         #: Records lowered so far; dropped whenever mypy parses a module (again).
         self._memo: RecordMemo | None = None
+        #: Which attributes are tools over a static or class method (see ``_wrapped_method_hook``).
+        self._wrapped: dict[str, tuple[str, Decorator] | None] = {}
         #: When set (by the extractor), each hook also keeps what it lowered, by context node.
         self.collected: dict[int, tuple[object, list[LoweredTool]]] | None = None
 
@@ -96,6 +100,59 @@ class OnellmPlugin(Plugin):
 
             self._sources = SourceCache()
         return self._sources
+
+    def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        return self._wrapped_method_hook(fullname)
+
+    def get_class_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        return self._wrapped_method_hook(fullname)
+
+    def _wrapped_method_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        """``K.s`` / ``K().s`` where ``s`` is ``@tool`` over ``@staticmethod`` or ``@classmethod``.
+
+        mypy hands ``tool`` the plain function of such a method, so its ``Tool`` type keeps
+        ``cls`` (class method) and ``Tool.__get__`` binds the first parameter on instance
+        access (static method): call sites would not type-check. The runtime binds neither
+        (``cls`` is the class, a static method takes all its arguments), so the hook gives
+        the attribute the decorated function's own signature, ``cls`` left out.
+        """
+        if fullname in self._wrapped:
+            found = self._wrapped[fullname]
+        else:
+            found = self._wrapped[fullname] = self._find_wrapped(fullname)
+        if found is None:
+            return None
+        kind, dec = found
+
+        def hook(ctx: AttributeContext) -> Type:
+            try:
+                return _unbound_tool_type(kind, dec) or ctx.default_attr_type
+            except Exception:
+                if os.environ.get("ONELLM_MYPY_DEBUG"):
+                    raise
+                return ctx.default_attr_type
+
+        return hook
+
+    def _find_wrapped(self, fullname: str) -> tuple[str, Decorator] | None:
+        if self._modules is None or "." not in fullname:
+            return None
+        try:
+            sym = self.lookup_fully_qualified(fullname)
+        except Exception:
+            return None
+        dec = sym.node if sym is not None else None
+        if not isinstance(dec, Decorator):
+            return None
+        decos = dec.original_decorators
+        if len(decos) != 2 or tool_decorator_index(decos[:1]) != 0:
+            return None
+        below = ref_fullname(decos[1])
+        if below == STATIC:
+            return "static", dec
+        if below == CLASSMETHOD:
+            return "class", dec
+        return None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname == _TOOL_CALL:
@@ -124,6 +181,7 @@ class OnellmPlugin(Plugin):
         modules mypy actually reprocesses; library and stub modules are left alone.
         """
         self._memo = None  # a module (re)parsed: what was lowered before may be stale
+        self._wrapped.clear()
         if self._sources is not None:
             self._sources.new_generation()
         try:
@@ -171,7 +229,7 @@ class OnellmPlugin(Plugin):
 
     def _handle(self, ctx: MethodContext, kind: str) -> None:
         from .mypy_front import Frontend, RecordMemo
-        from .sites import class_tool, create_tool, decorator_tools, is_tool_ref, tool_decorator_index
+        from .sites import class_tool, create_tool, decorator_tools
 
         tree = getattr(ctx.api, "tree", None)
         if not isinstance(tree, MypyFile) or self._modules is None:
@@ -220,6 +278,20 @@ class OnellmPlugin(Plugin):
         self._deps.setdefault(module, set()).update(read)
         for dep in read:  # the daemon re-checks this module's top level when ``dep``'s digest changes
             tree.plugin_deps.setdefault(f"<{dep}[wildcard]>", set()).add(module)
+
+
+def _unbound_tool_type(kind: str, dec: Decorator) -> Type | None:
+    """The ``Tool`` type a static or class method tool has on the class and on its instances."""
+    t = get_proper_type(dec.var.type)
+    if not isinstance(t, Instance) or t.type.fullname != _TOOL_CLASS or len(t.args) != 2:
+        return None
+    params = t.args[0]
+    if kind == "class":
+        p = get_proper_type(params)
+        if not isinstance(p, Parameters) or not p.arg_types:
+            return None
+        params = p.copy_modified(arg_types=p.arg_types[1:], arg_kinds=p.arg_kinds[1:], arg_names=p.arg_names[1:])
+    return t.copy_modified(args=[params, t.args[1]])
 
 
 def _at_module_or_class_level(ctx: MethodContext) -> bool:

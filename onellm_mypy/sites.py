@@ -13,14 +13,12 @@ import ast
 from dataclasses import dataclass, field
 
 from mypy.nodes import (
-    ARG_NAMED,
     ARG_POS,
     FUNC_NO_INFO,
     CallExpr,
     ClassDef,
     Context,
     Decorator,
-    Expression,
     FuncDef,
     LambdaExpr,
     MemberExpr,
@@ -51,6 +49,16 @@ from .mypy_front import (
     module_of_fullname,
     settle,
 )
+from .decorators import (
+    CLASSMETHOD,
+    OVERLOAD,
+    PROPERTY,
+    STATIC,
+    is_tool_decorator,
+    is_tool_ref,
+    ref_fullname,
+    tool_decorator_index,
+)
 from .source import EnumValue, Opaque, Unreadable
 
 __all__ = [
@@ -65,12 +73,6 @@ __all__ = [
     "class_duplicates",
 ]
 
-_TOOL = "onellm_runtime.tool.tool"
-_TOOL_DECORATOR = "onellm_runtime.tool._ToolDecorator"
-_STATIC = "builtins.staticmethod"
-_CLASSMETHOD = "builtins.classmethod"
-_PROPERTY = frozenset({"builtins.property", "abc.abstractproperty"})
-_OVERLOAD = frozenset({"typing.overload", "typing_extensions.overload"})
 
 
 @dataclass
@@ -110,39 +112,6 @@ class ToolSite:
     func: FuncDef | LambdaExpr | None
     def_loc: Context
     arg_locs: dict[str, Context]
-
-
-def is_tool_ref(expr: Expression) -> bool:
-    """``tool`` itself, however it is reached (``tool``, ``pkg.tool``, an alias ``t = tool``)."""
-    if not isinstance(expr, RefExpr):
-        return False
-    if expr.fullname == _TOOL:
-        return True
-    node = expr.node
-    if isinstance(node, Var) and node.type is not None:
-        t = get_proper_type(node.type)
-        return isinstance(t, Instance) and t.type.fullname == _TOOL_DECORATOR
-    return False
-
-
-def _is_tool_decorator(expr: Expression) -> bool:
-    if isinstance(expr, CallExpr):  # @tool(...): keyword arguments only
-        return is_tool_ref(expr.callee) and all(k == ARG_NAMED for k in expr.arg_kinds)
-    return is_tool_ref(expr)
-
-
-def tool_decorator_index(decorators: list[Expression]) -> int | None:
-    """The innermost ``@tool``/``@tool(...)`` in a decorator list (top to bottom), if any."""
-    for i in range(len(decorators) - 1, -1, -1):
-        if _is_tool_decorator(decorators[i]):
-            return i
-    return None
-
-
-def _ref_fullname(expr: Expression) -> str:
-    if isinstance(expr, CallExpr):
-        expr = expr.callee
-    return expr.fullname if isinstance(expr, RefExpr) else ""
 
 
 
@@ -370,28 +339,28 @@ def decorator_tools(fe: Frontend, dec: Decorator, module: str) -> list[LoweredTo
     listed = i == 0
     out: list[LoweredTool] = []
 
-    above = _ref_fullname(decos[i - 1]) if i > 0 else ""
-    if cls is not None and above in (_STATIC, _CLASSMETHOD):
+    above = ref_fullname(decos[i - 1]) if i > 0 else ""
+    if cls is not None and above in (STATIC, CLASSMETHOD):
         # @staticmethod/@classmethod on top of @tool: the class sees no Tool (tools_of reports it).
-        what = "staticmethod" if above == _STATIC else "classmethod"
+        what = "staticmethod" if above == STATIC else "classmethod"
         model = _misapplied(func.name, options, what, func)
         return [_make_lowered(model, module, qualname, first, func, False)]
 
-    below = [_ref_fullname(d) for d in decos[i + 1 :]]
+    below = [ref_fullname(d) for d in decos[i + 1 :]]
     binding = "method" if cls is not None else "function"
     if below:
         first_below = below[0]
-        if first_below in _PROPERTY:
+        if first_below in PROPERTY:
             display = options["name"] if isinstance(options["name"], str) else rules.snake_case(func.name)
             model = _misapplied(display, options, "property", func)
             return [_make_lowered(model, module, qualname, first, func, listed)]
-        if first_below in _OVERLOAD or func.is_overload:
+        if first_below in OVERLOAD or func.is_overload:
             display = options["name"] if isinstance(options["name"], str) else "<overload>"
             model = _misapplied(display, options, "overload", func)
             return [_make_lowered(model, module, qualname, first, func, listed)]
-        if len(below) != 1 or first_below not in (_STATIC, _CLASSMETHOD):
+        if len(below) != 1 or first_below not in (STATIC, CLASSMETHOD):
             raise CannotLower("@tool over a decorator whose result is unknown")
-        binding = "staticmethod" if first_below == _STATIC else "classmethod"
+        binding = "staticmethod" if first_below == STATIC else "classmethod"
 
     site = ToolSite(
         module=module,
@@ -408,7 +377,7 @@ def decorator_tools(fe: Frontend, dec: Decorator, module: str) -> list[LoweredTo
     lowered = _make_lowered(model, module, qualname, first, func, listed)
     # @tool applied twice: each outer @tool receives a Tool (tool.py's own message).
     j = i - 1
-    while j >= 0 and _is_tool_decorator(decos[j]):
+    while j >= 0 and is_tool_decorator(decos[j]):
         lowered.extra.append(("OLT001", f"Tool '{rules.tool_name(model)}': @tool is applied twice; remove one"))
         lowered.listed = False
         j -= 1
@@ -491,7 +460,7 @@ def create_tool(
     if isinstance(node, FuncDef):
         func, first = node, node.line
     elif isinstance(node, Decorator) and all(
-        _ref_fullname(d) in (_STATIC, _CLASSMETHOD) for d in node.original_decorators
+        ref_fullname(d) in (STATIC, CLASSMETHOD) for d in node.original_decorators
     ):
         func, first = node.func, _first_line(node)
     if func is None:
@@ -540,7 +509,7 @@ def class_duplicates(fe: Frontend, info: TypeInfo, module: str, current: Context
         if isinstance(dec, Decorator):
             func = dec.func
             value: ToolModel | None = None
-            if dec.original_decorators and _is_tool_decorator(dec.original_decorators[0]):
+            if dec.original_decorators and is_tool_decorator(dec.original_decorators[0]):
                 name: object = None
                 fn_ast = ms.function(func.line, func.name) if ms is not None else None
                 if fn_ast is not None and fn_ast.decorator_list and isinstance(fn_ast.decorator_list[0], ast.Call):
