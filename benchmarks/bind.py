@@ -82,7 +82,7 @@ def run(report: Report, peers: Peers, smoke: bool) -> None:
         "2. Bind per call from raw JSON",
         "Each implementation turns the same JSON text into the call's arguments (records built, enums",
         "resolved); the binder/validator is prepared once per tool, outside the timing.",
-        "Time per call = median over batches of the batch mean, GC paused; ratio = row / onellm.",
+        "Time per call = median over batches of the batch mean, on the CPU clock, GC paused; ratio = row / onellm.",
     )
     ratios: dict[str, float] = {}
     for label, fn, _, raw in shapes.BIND_DOCS:

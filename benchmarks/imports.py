@@ -1,9 +1,11 @@
 """4. Import time: ``python -c "import X"`` minus a bare interpreter start.
 
-Two readings, both medians over fresh interpreters (bytecode caches warmed first):
+Three readings, all medians over fresh interpreters (bytecode caches warmed first):
 
 * wall: each ``python -c STMT`` run is paired with a ``python -c pass`` run just before
   it, and the figure is the median of the paired differences (what a CLI user feels);
+* CPU: the same pairs, counting the child's user+system CPU time instead of the wall
+  clock, which on a shared machine also counts the time the child waits for a core;
 * ``-X importtime``: the interpreter's own account, the summed cumulative time of the
   top-level imports the statement triggers (modules loaded at start-up are not counted).
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -40,10 +43,14 @@ def _python(args: list[str], cwd: str) -> str:
     return done.stderr
 
 
-def _wall_s(stmt: str, cwd: str) -> float:
+def _run_s(stmt: str, cwd: str) -> tuple[float, float]:
+    """Wall seconds and the child's CPU seconds (user + system) of one ``python -c stmt``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     _python(["-c", stmt], cwd)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def importtime(stmt: str, cwd: str) -> tuple[float, list[tuple[int, str]]]:
@@ -66,14 +73,18 @@ def _stats(samples_s: list[float]) -> Stats:
     return Stats(statistics.median(ordered), ordered[n // 10], ordered[min(n - 1, (n * 9) // 10)], n)
 
 
-def _measure(stmt: str, runs: int, cwd: str) -> tuple[Stats, Stats]:
+def _measure(stmt: str, runs: int, cwd: str) -> tuple[Stats, Stats, Stats]:
+    """(wall, CPU, -X importtime) of ``stmt`` minus a bare start."""
     _python(["-c", stmt], cwd)  # warm the bytecode caches
-    diffs = []
+    walls: list[float] = []
+    cpus: list[float] = []
     for _ in range(runs):
-        bare = _wall_s("pass", cwd)
-        diffs.append(_wall_s(stmt, cwd) - bare)
+        bare_wall, bare_cpu = _run_s("pass", cwd)
+        wall, cpu = _run_s(stmt, cwd)
+        walls.append(wall - bare_wall)
+        cpus.append(cpu - bare_cpu)
     own = [importtime(stmt, cwd)[0] for _ in range(max(1, runs // 3))]
-    return _stats(diffs), _stats(own)
+    return _stats(walls), _stats(cpus), _stats(own)
 
 
 #: The tool every "import + first tool" program describes, defined before the import.
@@ -108,34 +119,43 @@ def _programs(peers: Peers, first_tool: bool) -> tuple[list[tuple[str, str, bool
 def run(report: Report, peers: Peers, smoke: bool) -> None:
     report.section(
         "4. Import time (fresh interpreters; figures in ms)",
-        "wall = median of (python -c PROGRAM) - (python -c pass), paired runs;",
+        "wall = median of (python -c PROGRAM) - (python -c pass), paired runs; CPU = the same pairs, the",
+        "child's user+system CPU time (on a shared machine the wall clock also counts waiting for a core);",
         "importtime = median of the summed cumulative -X importtime of the program's top-level imports.",
         "'import + first tool' also describes one one-parameter tool: what a CLI or a serverless start pays.",
     )
     wall_rows: list[Row] = []
     own_first: Stats | None = None
+    cpu_first: Stats | None = None
     with tempfile.TemporaryDirectory() as cwd:
         for first_tool in (False, True):
             programs, skipped = _programs(peers, first_tool)
             rows: list[Row] = []
+            cpu_rows: list[Row] = []
             own_rows: list[Row] = []
             for label, program, mine in programs:
                 runs = 1 if smoke else (31 if mine else 7)
-                wall, own = _measure(program, runs, cwd)
+                wall, cpu, own = _measure(program, runs, cwd)
                 rows.append(Row(label, wall, is_onellm=mine))
+                cpu_rows.append(Row(label, cpu, is_onellm=mine))
                 own_rows.append(Row(label, own, is_onellm=mine))
+            what = "import + first tool" if first_tool else "import"
+            report.table("import", f"{what}: wall clock, minus a bare start", rows + skipped, unit="ms")
+            report.table("import", f"{what}: CPU time (user+system), minus a bare start", cpu_rows + skipped, unit="ms")
             if not first_tool:
-                wall_rows = rows
-                report.table("import", "import: wall clock, minus a bare start", rows + skipped, unit="ms")
+                wall_rows, cpu_first = rows, cpu_rows[0].stats
                 report.table("import", "import: -X importtime, cumulative", own_rows + skipped, unit="ms")
                 own_first = own_rows[0].stats
-            else:
-                report.table("import", "import + first tool: wall clock, minus a bare start", rows + skipped, unit="ms")
         _, loaded = importtime("import onellm_runtime", cwd)
     report.print()
     report.print(f"  'import onellm_runtime' loads {len(loaded)} modules; the heaviest by self time:")
     for self_us, name in sorted(loaded, reverse=True)[:8]:
         report.print(f"    {self_us / 1000:7.2f} ms  {name}")
     wall_ms = wall_rows[0].stats.median_ns / 1e6 if wall_rows and wall_rows[0].stats else float("nan")
+    cpu_ms = cpu_first.median_ns / 1e6 if cpu_first else float("nan")
     own_ms = own_first.median_ns / 1e6 if own_first else float("nan")
-    report.target(f"import <= {TARGET_MS:.0f} ms", wall_ms <= TARGET_MS, f"wall {wall_ms:.1f} ms, -X importtime {own_ms:.1f} ms")
+    report.target(
+        f"import <= {TARGET_MS:.0f} ms (wall clock)",
+        wall_ms <= TARGET_MS,
+        f"wall {wall_ms:.1f} ms, CPU {cpu_ms:.1f} ms, -X importtime {own_ms:.1f} ms",
+    )

@@ -137,7 +137,8 @@ def run(report: Report, peers: Peers, smoke: bool) -> None:
     report.section(
         "3. End-to-end invoke per call (bind, call a trivial async tool, build the result)",
         "Each implementation is prepared once per tool; each call starts from the raw JSON text.",
-        "Time per call = median over batches of the batch mean on one event loop, GC paused; ratio = row / onellm.",
+        "Time per call = median over batches of the batch mean on one event loop, on the CPU clock, GC paused;",
+        "ratio = row / onellm.",
     )
     speedups: dict[str, float] = {}
     for label, _, afn, raw in shapes.BIND_DOCS:
