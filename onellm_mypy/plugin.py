@@ -15,10 +15,17 @@ Each hook finds and lowers the tool (``sites``, ``mypy_front``), runs ``diagnost
 and never raise: an unexpected shape reports nothing (set ``ONELLM_MYPY_DEBUG=1`` to
 see the exception instead).
 
-Loading the plugin imports only ``codes``: on a warm cache no hook runs, so the front
-end and ``onellm_runtime`` are imported on the first hook. The plugin keeps no state
-between hooks except a parse cache keyed by file stamps and, per checked module, the
-modules its tools read (for ``get_additional_indirect_deps``), both on the instance.
+Two attribute hooks give a tool over ``@staticmethod``/``@classmethod`` the function's
+own signature (see ``_wrapped_method_hook``); ``get_additional_deps`` records a digest
+of each module's source so that a warm cache and the daemon see metadata changes.
+
+Loading the plugin imports only ``codes`` and ``decorators``: on a warm cache no hook
+runs, so the front end and ``onellm_runtime`` are imported on the first hook. Hooks run
+more than once and possibly in several processes, so nothing they decide depends on an
+earlier hook: the instance keeps only caches of pure results (parsed sources keyed by
+file stamps, lowered records, which attributes wrap static or class methods), all
+dropped whenever mypy parses a module again, and per checked module the modules its
+tools read (for ``get_additional_indirect_deps``).
 """
 
 from __future__ import annotations
@@ -228,18 +235,11 @@ class OnellmPlugin(Plugin):
                 raise
 
     def _handle(self, ctx: MethodContext, kind: str) -> None:
-        from .mypy_front import Frontend, RecordMemo
-        from .sites import class_tool, create_tool, decorator_tools
-
         tree = getattr(ctx.api, "tree", None)
+        context = ctx.context
         if not isinstance(tree, MypyFile) or self._modules is None:
             return
-        module = tree.fullname
-        if self._memo is None:
-            self._memo = RecordMemo()
-        fe = Frontend(self._modules, self.sources, self._memo)
-        context = ctx.context
-        found: list[LoweredTool] = []
+        # Decide cheaply whether this call is the one that handles a tool.
         if isinstance(context, (Decorator, ClassDef)):
             decos = context.original_decorators if isinstance(context, Decorator) else context.decorators
             i = tool_decorator_index(decos)
@@ -250,34 +250,45 @@ class OnellmPlugin(Plugin):
                 return
             if kind == "bare" and _is_tool_instance(ctx):
                 return
-            if isinstance(context, Decorator):
-                found = decorator_tools(fe, context, module)
-            else:
-                one = class_tool(fe, context, module)
-                found = [one] if one is not None else []
         elif isinstance(context, CallExpr):
+            if kind == "factory" or (kind == "bare" and not (context.args and is_tool_ref(context.callee))):
+                return  # tool(name=...) builds a factory: its own hook comes next
+        else:
+            return
+
+        from .mypy_front import Frontend, RecordMemo
+        from .sites import class_tool, create_tool, decorator_tools
+
+        module = tree.fullname
+        if self._memo is None:
+            self._memo = RecordMemo()
+        fe = Frontend(self._modules, self.sources, self._memo)
+        found: list[LoweredTool] = []
+        if isinstance(context, Decorator):
+            found = decorator_tools(fe, context, module)
+        elif isinstance(context, ClassDef):
+            one = class_tool(fe, context, module)
+            found = [one] if one is not None else []
+        else:
             fn_type = ctx.arg_types[0][0] if ctx.arg_types and ctx.arg_types[0] else None
-            if kind == "create":
-                one = create_tool(fe, context, module, with_options=True, fn_type=fn_type)
-            elif kind == "bare" and context.args and is_tool_ref(context.callee):
-                one = create_tool(fe, context, module, with_options=False, fn_type=fn_type)
-            else:
-                one = None
+            one = create_tool(fe, context, module, with_options=kind == "create", fn_type=fn_type)
             found = [one] if one is not None else []
 
         def fail(message: str, loc: Context, code: str) -> None:
             ctx.api.fail(message, loc, code=ERROR_CODES[code])
 
-        top = _at_module_or_class_level(ctx)
         for lowered in found:
             lowered.findings = report(fe, lowered, module, fail, context)
-            lowered.listed = lowered.listed and top
         if self.collected is not None:
+            top = _at_module_or_class_level(ctx)
+            for lowered in found:
+                lowered.listed = lowered.listed and top
             self.collected[id(context)] = (context, found)
         read = fe.deps - {module}
-        self._deps.setdefault(module, set()).update(read)
-        for dep in read:  # the daemon re-checks this module's top level when ``dep``'s digest changes
-            tree.plugin_deps.setdefault(f"<{dep}[wildcard]>", set()).add(module)
+        if read:
+            self._deps.setdefault(module, set()).update(read)
+            for dep in read:  # the daemon re-checks this module's top level when ``dep``'s digest changes
+                tree.plugin_deps.setdefault(f"<{dep}[wildcard]>", set()).add(module)
 
 
 def _unbound_tool_type(kind: str, dec: Decorator) -> Type | None:
