@@ -924,10 +924,14 @@ class _Field(NamedTuple):
     spec: tuple[Any, ...] = ("call",)
 
 
+def _no_ordered(v: Any, c: _Call) -> Any:  # replaced by the generated one
+    raise NotImplementedError
+
+
 class _Body:
     """The members of one closed object: a record, a union branch, or the tool's parameters."""
 
-    __slots__ = ("fields", "known", "build", "label", "owners", "mode", "fast")
+    __slots__ = ("fields", "known", "build", "label", "owners", "mode", "fast", "ordered")
 
     def __init__(
         self,
@@ -947,7 +951,9 @@ class _Body:
         self.label = label
         self.owners = owners or {}
         self.mode = mode
-        #: The generated fast path: binds the common, valid case, hands anything else to ``bind``.
+        #: The generated fast paths: they bind the common, valid case and hand anything else to
+        #: ``bind``; ``fast`` over a dict, ``ordered`` over a raw object's pairs (see ``_generate``).
+        self.ordered: Callable[[Any, _Call], Any] = _no_ordered
         self.fast: Callable[[dict[Any, Any], _Call], Any] = _generate(self, None)
 
     def unknown(self, key: Any, c: _Call) -> None:
@@ -1108,7 +1114,15 @@ def _build_lines(body: _Body, present: list[int], optional: list[int], pad: str,
 
 
 def _generate(body: _Body, wrong_kind: Check | None) -> Any:
-    """The fast path of ``body``: ``fast(d, c)``, or with ``wrong_kind`` a whole ``check(v, c)``."""
+    """The fast paths of ``body``, generated as source and compiled once.
+
+    Always ``fast(d, c)`` over a dict (``body.fast``). With ``wrong_kind`` (a record), the
+    returned function is a whole ``check(v, c)``; without it (the parameters), ``body.ordered``
+    is set to ``ordered(pairs, c)`` for a raw object. Both raw entries first try the members
+    as a model following the schema writes them: in declared order, the optional ones at
+    the end possibly left out. Then no dict is built: each pair's key is compared with the
+    member expected there, which also rules out unknown and duplicate keys.
+    """
     n = len(body.fields)
     ns: dict[str, Any] = {
         "MISSING": _MISSING,
@@ -1121,19 +1135,8 @@ def _generate(body: _Body, wrong_kind: Check | None) -> Any:
     }
     for i, f in enumerate(body.fields):
         ns[f"C{i}"] = f.check
-    lines: list[str] = []
-    if wrong_kind is not None:
-        lines += [
-            "def slow(v, c):",
-            "    t = type(v)",
-            "    if t is dict: d = v",
-            "    elif t is tuple and c.raw:",
-            "        d = dict(v)",
-            "        if len(d) != len(v): DUPS(v, c)",
-            "    else: return WRONG(v, c)",
-        ]
-    else:
-        lines.append("def fast(d, c):")
+    # -- over a dict ----------------------------------------------------------------------
+    lines = ["def fastd(d, c):"]
     closed = all(f.required for f in body.fields)  # then n keys, all found, leave no room for another
     lines += [
         "    if c.collect: return generic(d, c)",
@@ -1160,32 +1163,64 @@ def _generate(body: _Body, wrong_kind: Check | None) -> Any:
         lines += _inline(f.spec, i, ns, pad)
     required = [i for i in range(n) if i not in optional]
     lines += _build_lines(body, required, optional, "    ", "generic(d, c)")
-    if wrong_kind is not None and n:
-        # First attempt for raw JSON: every member present, in declared order (how a model
-        # following the schema writes it). No dict is built: the pairs are unpacked and their
-        # keys compared in order, which also rules out unknown and duplicate keys.
+    # -- over the raw pairs -------------------------------------------------------------------
+    if wrong_kind is not None:
         lines += [
-            "def fast(v, c):",
-            f"    if type(v) is tuple and len(v) == {n} and c.raw and not c.collect:",
-            "        (" + "".join(f"(k{i}, x{i}), " for i in range(n)) + ") = v",
-            "        if " + " and ".join(f"k{i} == {f.wire!r}" for i, f in enumerate(body.fields)) + ":",
+            "def slow(v, c):",
+            "    t = type(v)",
+            "    if t is dict: return fastd(v, c)",
+            "    if t is tuple and c.raw:",
+            "        d = dict(v)",
+            "        if len(d) != len(v): DUPS(v, c)",
+            "        return fastd(d, c)",
+            "    return WRONG(v, c)",
+        ]
+    else:
+        lines += [
+            "def slow(v, c):",
+            "    d = dict(v)",
+            "    if len(d) != len(v): DUPS(v, c)",
+            "    return fastd(d, c)",
+        ]
+    # The fewest members an ordered object can have: up to its last required member.
+    least = max((i + 1 for i, f in enumerate(body.fields) if f.required), default=0)
+    entry = "fast" if wrong_kind is not None else "ordered"
+    lines += [f"def {entry}(v, c):"]
+    if n == 0:
+        lines += ["    return slow(v, c)"]
+    else:
+        lines += [
+            "    if type(v) is not tuple or not c.raw or c.collect: return slow(v, c)",
+            "    m = len(v)",
+            f"    if not {least} <= m <= {n}: return slow(v, c)",
         ]
         for i, f in enumerate(body.fields):
-            pad = "            "
-            lines.append(f"{pad}x = x{i}")
+            pad = "    "
+            if i >= least:
+                lines.append(f"    if m > {i}:")
+                pad = "        "
+            lines.append(f"{pad}k, x = v[{i}]")
+            lines.append(f"{pad}if k != {f.wire!r}: return slow(v, c)")
             if f.nullable:
                 lines.append(f"{pad}if x is None: v{i} = None")
                 lines.append(f"{pad}else:")
-                pad += "    "
-            elif not f.required:
-                lines.append(f"{pad}if x is None: return slow(v, c)")  # null may mean "not given"
-            lines += _inline(f.spec, i, ns, pad, "slow(v, c)")
-        lines += _build_lines(body, list(range(n)), [], "            ", "slow(v, c)")
-        lines.append("    return slow(v, c)")
-    elif wrong_kind is not None:
-        lines += ["fast = slow"]
+                lines += _inline(f.spec, i, ns, pad + "    ", "slow(v, c)")
+            else:
+                if not f.required:
+                    lines.append(f"{pad}if x is None: return slow(v, c)")  # null may mean "not given"
+                lines += _inline(f.spec, i, ns, pad, "slow(v, c)")
+        tail = list(range(least, n))
+        if tail:
+            lines.append(f"    if m == {n}:")
+            lines += _build_lines(body, list(range(n)), [], "        ", "slow(v, c)")
+            lines += [f"    p{i} = m > {i}" for i in tail]
+            lines += _build_lines(body, list(range(least)), tail, "    ", "slow(v, c)")
+        else:
+            lines += _build_lines(body, list(range(n)), [], "    ", "slow(v, c)")
     exec("\n".join(lines), ns)
-    return ns["fast"]
+    if wrong_kind is None:
+        body.ordered = ns["ordered"]
+    return ns["fast"] if wrong_kind is not None else ns["fastd"]
 
 
 def _record_check(body: _Body, expect: str) -> Check:
@@ -1444,6 +1479,10 @@ def _objectify(v: Any, c: _Call) -> Any:
 
 
 _RAW = (str, bytes, bytearray, memoryview)
+#: The state of a fast pass over a raw document, shared by every such call: a fast pass
+#: never writes to it (a fault raises before any bookkeeping; only a tool with an
+#: invocation mode records one, and those tools do not use it).
+_FAST_RAW = _Call(True, False, False, False)
 
 
 class CompiledBinder:
@@ -1452,19 +1491,29 @@ class CompiledBinder:
     ``bind_call`` also returns the invocation mode a ``model_choice`` tool was asked for.
     """
 
-    __slots__ = ("_top", "_exact", "_params", "_naming", "_decoder", "__weakref__")
+    __slots__ = ("_top", "_exact", "_plain", "_params", "_naming", "_decoder", "__weakref__")
 
     def __init__(self, tool: ToolModel) -> None:
         compiler = _Compiler(tool.naming)
         self._top = compiler.top(tool)
         self._exact = compiler.uses_decimal
+        #: No Decimal and no invocation mode: the common path may use the shared ``_FAST_RAW``.
+        self._plain = not self._exact and self._top.mode is None
         # Kept (not the model itself) so the binder does not keep the model alive.
         self._params: tuple[Param, ...] = tool.params
         self._naming = tool.naming
         self._decoder: Any = _MISSING
 
     def __call__(self, arguments: str | bytes | Mapping[str, object], provider: str | None = None) -> dict[str, object]:
-        return self._bind(arguments, provider)[0]
+        if provider is None and type(arguments) is str and self._plain:
+            # The common case, without the general loop's bookkeeping: a valid raw document.
+            pairs = jsonparse.read_object(arguments)
+            if pairs is not None:
+                try:
+                    return self._top.ordered(pairs, _FAST_RAW)  # type: ignore[no-any-return]
+                except (_Fault, _NeedExact, RecursionError):
+                    pass
+        return self._bind_slowly(arguments, provider)[0]
 
     def bind_call(self, arguments: str | bytes | Mapping[str, object], provider: str | None = None) -> BoundCall:
         """Bind, or raise ``ArgumentError`` listing every fault; also the requested invocation mode."""
@@ -1472,18 +1521,13 @@ class CompiledBinder:
         return BoundCall(kwargs, mode)
 
     def _bind(self, arguments: str | bytes | Mapping[str, object], provider: str | None) -> tuple[dict[str, object], str]:
-        if provider is None and type(arguments) is str and not self._exact:
-            # The common case, without the general loop's bookkeeping: a valid raw document.
-            doc: Any = self._read(arguments, False)
-            if type(doc) is tuple:
-                pairs: tuple[tuple[str, Any], ...] = doc  # pyright: ignore[reportUnknownVariableType]
-                d = dict(pairs)
-                if len(d) == len(pairs):
-                    c = _Call(True, False, False, False)
-                    try:
-                        return self._top.fast(d, c), c.mode
-                    except (_Fault, _NeedExact, RecursionError):
-                        pass
+        if provider is None and type(arguments) is str and self._plain:
+            pairs = jsonparse.read_object(arguments)
+            if pairs is not None:
+                try:
+                    return self._top.ordered(pairs, _FAST_RAW), "wait"
+                except (_Fault, _NeedExact, RecursionError):
+                    pass
         return self._bind_slowly(arguments, provider)
 
     def _bind_slowly(

@@ -29,7 +29,7 @@ from decimal import Decimal
 from json.decoder import JSONDecodeError
 from typing import Callable, cast
 
-__all__ = ["JsonError", "read", "Pairs"]
+__all__ = ["JsonError", "read", "read_object", "Pairs"]
 
 #: What an object reads as: its members in document order, duplicates kept.
 Pairs = tuple[tuple[str, object], ...]
@@ -77,6 +77,23 @@ def _decode(doc: bytes | bytearray | memoryview) -> str:
         return bytes(doc).decode("utf-8")
     except UnicodeDecodeError as e:
         raise JsonError(f"the bytes are not valid UTF-8 (byte {e.start} is 0x{bytes(doc)[e.start]:02x})") from None
+
+
+_PLAIN = _SCANNERS[False, False]
+
+
+def read_object(text: str) -> Pairs | None:
+    """The common case, fast: ``text`` is exactly one JSON object (no surrounding white
+    space); its pairs, or None for anything else (then ``read`` gives the verdict)."""
+    if text[:1] != "{":
+        return None
+    try:
+        value, end = _PLAIN(text, 0)
+    except (ValueError, StopIteration, RecursionError):
+        return None
+    if end != len(text):
+        return None
+    return value  # type: ignore[return-value]
 
 
 def read(doc: str | bytes | bytearray | memoryview, *, exact: bool = False) -> object:

@@ -571,3 +571,58 @@ def test_bound_method_tools_bind_without_self() -> None:
 
 def test_the_binder_is_compiled_once_per_model() -> None:
     assert compile_binder(search.model) is compile_binder(search.model)
+
+
+# --- member order never matters -----------------------------------------------------------------
+
+
+@dataclass
+class Line:
+    sku: str
+    quantity: Annotated[int, Range(1, 9)]
+    gift: bool = False
+    note: Optional[str] = None
+
+
+@tool
+def order_lines(lines: list[Line], express: bool = False, memo: Optional[str] = None) -> str:
+    return ""
+
+
+@pytest.mark.parametrize(
+    "member_order",
+    [
+        ["sku", "quantity", "gift", "note"],
+        ["sku", "quantity", "gift"],
+        ["sku", "quantity"],
+        ["quantity", "sku", "gift"],
+        ["note", "gift", "quantity", "sku"],
+    ],
+)
+def test_member_order_and_trailing_omissions_bind_alike(member_order: list[str]) -> None:
+    full = {"sku": "A-1", "quantity": 2, "gift": True, "note": None}
+    item = {k: full[k] for k in member_order}
+    expected = Line("A-1", 2, bool(item.get("gift", False)), None)
+    for top in ({"lines": [item]}, {"express": True, "lines": [item]}, {"lines": [item], "express": False, "memo": "m"}):
+        got = ok(order_lines, json.dumps(top))
+        assert got["lines"] == [expected]
+        assert got == {**top, "lines": [expected]}
+
+
+def test_faults_in_ordered_members_are_still_found() -> None:
+    assert error(order_lines, '{"lines": [{"sku": "A", "quantity": 10}]}') == (
+        "Argument 'lines[0].quantity' must be between 1 and 9, got 10."
+    )
+    assert error(order_lines, '{"lines": [{"sku": "A", "quantity": 1, "gift": null}]}') == (
+        "Argument 'lines[0].gift' must be a boolean, got null."
+    )
+    assert ok(order_lines, '{"lines": [{"sku": "A", "quantity": 1, "gift": null}]}', provider="openai") == {
+        "lines": [Line("A", 1)]
+    }
+    assert outcome(order_lines, '{"lines": [{"sku": "A", "sku": "B", "quantity": 1}]}') == (
+        "error",
+        "Argument 'lines[0].sku' is given more than once.",
+    )
+    assert error(order_lines, '{"lines": [7, null]}') == (
+        "Argument 'lines[0]' must be an object, got integer.\nArgument 'lines[1]' must be an object, got null."
+    )
