@@ -90,7 +90,7 @@ def run(report: Report, peers: Peers, smoke: bool) -> None:
         "Cached by onellm: each record class is lowered to the model once (typing_front), and each distinct",
         "docstring text is parsed once; the docstring differs per iteration here, so only the record cache helps.",
         "The 'cold' table makes new Enum and dataclass classes per iteration too: nothing can be cached.",
-        "Time per tool = the median of single builds, GC paused; ratio = row / onellm (higher = onellm faster).",
+        "Time per tool = the median of single builds on the CPU clock, GC paused; ratio = row / onellm (higher = faster).",
     )
     found, skipped = builders(peers)
     onellm_medians: dict[str, float] = {}
