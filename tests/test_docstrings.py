@@ -702,8 +702,10 @@ HUGE_DOCS = [
 
 
 @pytest.mark.parametrize("doc", HUGE_DOCS, ids=range(len(HUGE_DOCS)))
-def test_huge_docstrings_are_fast(doc: str) -> None:
+def test_huge_docstrings_do_not_hang(doc: str) -> None:
+    # A hang guard, not a speed target (speed lives in benchmarks/): each input takes well
+    # under a second here, while catastrophic backtracking on 200 KB would take minutes.
     started = time.perf_counter()
     parse_docstring(doc)
     flatten(doc)
-    assert time.perf_counter() - started < 2.0
+    assert time.perf_counter() - started < 30.0
