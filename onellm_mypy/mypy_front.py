@@ -22,6 +22,7 @@ lowered here too; finding tools and lowering functions is in ``sites``, the form
 from __future__ import annotations
 
 import ast
+import sys
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -239,7 +240,7 @@ class Frontend:
         self._class_memo: dict[str, tuple[ModuleSource, ast.ClassDef] | None] = {}
         self._kind_memo: dict[str, str | None] = {}
         self._dataclass_memo: dict[str, bool] = {}
-        self._enum_memo: dict[str, tuple[str, ...]] = {}
+        self._enum_memo: dict[str, dict[str, str]] = {}
 
     # -- sources ----------------------------------------------------------------------
 
@@ -382,36 +383,59 @@ class Frontend:
         return Bound(bindings[0].value, self.resolver(scope), scope)
 
     def _enum_value(self, info: TypeInfo, member: str) -> Resolution:
-        members = self.enum_members(info)
-        if member in members:
-            return EnumValue(info.name, member)
-        # An alias: written as the member it aliases (the runtime writes ``value.name``).
-        found = self.class_ast(info)
-        if found is not None:
-            resolve = self.resolver(Scope(info.module_name, info, False, True))
-            values = {name: _enum_member_value(found[1], name, resolve) for name in (*members, member)}
-            target = values.get(member)
-            if not isinstance(target, (Opaque, Unreadable)):
-                for name in members:
-                    if values[name] == target and not isinstance(values[name], (Opaque, Unreadable)):
-                        return EnumValue(info.name, name)
-        return None
+        """An enum member as a value: written as the member it names (an alias's canonical one)."""
+        canonical = self.enum_names(info).get(member)
+        return EnumValue(info.name, canonical) if canonical is not None else None
 
     def enum_members(self, info: TypeInfo) -> tuple[str, ...]:
+        """The members in definition order, aliases left out (``tuple(m.name for m in E)``)."""
+        return tuple(dict.fromkeys(self.enum_names(info).values()))
+
+    def enum_names(self, info: TypeInfo) -> dict[str, str]:
+        """Every member name, aliases too, -> the member it names."""
         cached = self._enum_memo.get(info.fullname)
         if cached is not None:
             return cached
         found = self.class_ast(info)
         if found is not None:
-            members = src.enum_members(found[1], self.resolver(Scope(info.module_name, info, False, True)))
+            scope = Scope(info.module_name, info, False, True)
+
+            def is_auto(expr: ast.expr) -> bool:
+                return self.fullname_of(expr, Scope(info.module_name)) == "enum.auto"
+
+            names = src.enum_members(found[1], self.resolver(scope), is_auto, self._auto_value(info))
         else:
-            members = tuple(
-                name
+            names = {
+                name: name
                 for name, sym in info.names.items()
                 if isinstance(sym.node, Var) and not name.startswith("__") and not sym.node.is_property
-            )
-        self._enum_memo[info.fullname] = members
-        return members
+            }
+        self._enum_memo[info.fullname] = names
+        return names
+
+    def _auto_value(self, info: TypeInfo) -> src.AutoValue | None:
+        """What ``auto()`` gives in this enum (``Enum._generate_next_value_`` and kin), if known."""
+        stdlib = {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
+        for c in info.mro:
+            if c.fullname not in stdlib and "_generate_next_value_" in c.names:
+                return None  # a custom generator: its values are unknown
+        names = {c.fullname for c in info.mro}
+        if "enum.StrEnum" in names:
+            return lambda name, assigned: name.lower()
+        flag = "enum.Flag" in names
+
+        def numeric(name: str, assigned: list[object]) -> object:
+            if not assigned:
+                return 1
+            if any(type(v) is not int for v in assigned):
+                return src.Unreadable()
+            ints = [v for v in assigned if isinstance(v, int)]
+            if flag:
+                return 2 ** max(ints).bit_length()
+            # Enum: the last value plus one (the largest plus one from Python 3.13).
+            return (max(ints) if sys.version_info >= (3, 13) else ints[-1]) + 1
+
+        return numeric
 
     # -- evaluating annotations ---------------------------------------------------------
 
@@ -704,15 +728,6 @@ def _alias_value(ms: ModuleSource, name: str, line: int) -> ast.expr | None:
                 return None
             return value
     return None
-
-
-def _enum_member_value(node: ast.ClassDef, name: str, resolve: src.Resolve) -> object:
-    for stmt in node.body:
-        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
-            return src.read_constant(stmt.value, resolve)
-        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
-            return src.read_constant(stmt.value, resolve) if stmt.value is not None else src.Unreadable()
-    return src.Unreadable()
 
 
 def _type_vars_in(form: Form) -> list[FTypeVar]:
@@ -1109,8 +1124,8 @@ def _lower_record(self: Frontend, lowering: Lowering, info: TypeInfo) -> Record:
     if kind == "dataclass":
         holder = next(c for c in info.mro if self.is_dataclass_class(c))
         for attr in holder.metadata["dataclass"]["attributes"]:
-            if attr.get("is_init_var") or not attr.get("is_in_init", True):
-                continue
+            if attr.get("is_init_var") or not attr.get("is_in_init", True) or attr.get("type") == "dataclasses.KW_ONLY":
+                continue  # dataclasses.fields() leaves out InitVar pseudo-fields and the KW_ONLY marker
             name = attr["name"]
             node, stmt, scope = field_form(name, _attribute_type(holder, name))
             has_default = bool(attr.get("has_default"))

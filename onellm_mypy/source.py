@@ -544,15 +544,28 @@ def _is_descriptor_value(value: ast.expr) -> bool:
     return False
 
 
-def enum_members(node: ast.ClassDef, resolve: Resolve) -> tuple[str, ...]:
-    """Member names in definition order with aliases left out, as ``tuple(m.name for m in E)``.
+#: ``auto()``'s value for a member: its name and the values assigned before it.
+AutoValue = Callable[[str, "list[object]"], object]
 
-    A member whose value equals an earlier member's is an alias. Values the source does
-    not let us read (``auto()``, calls) are taken to be distinct.
+
+def enum_members(
+    node: ast.ClassDef,
+    resolve: Resolve,
+    is_auto: Callable[[ast.expr], bool] | None = None,
+    auto_value: AutoValue | None = None,
+) -> dict[str, str]:
+    """Every member name (aliases too) -> the member it names, in definition order.
+
+    The distinct values are ``tuple(m.name for m in E)``: a member whose value equals an
+    earlier member's is an alias of it. ``auto()`` takes the value ``auto_value`` computes
+    (``is_auto`` tells the call); values the source does not let us read (other calls)
+    are taken to be distinct.
     """
     ignore: set[str] = set()
     members: list[str] = []
     values: list[object] = []
+    assigned: list[object] = []
+    names: dict[str, str] = {}
     for stmt in node.body:
         targets: list[ast.expr]
         if isinstance(stmt, ast.Assign):
@@ -580,19 +593,27 @@ def enum_members(node: ast.ClassDef, resolve: Resolve) -> tuple[str, ...]:
                 continue
             if _is_descriptor_value(value):
                 continue
-            read = read_constant(value, resolve)
+            if isinstance(value, ast.Call) and is_auto is not None and is_auto(value.func):
+                read = auto_value(name, assigned) if auto_value is not None and not value.args else _UNREADABLE
+            else:
+                read = read_constant(value, resolve)
+            assigned.append(read)
             if isinstance(read, (Opaque, Unreadable)):
                 if isinstance(value, ast.Tuple):
                     elts = [read_constant(e, resolve) for e in value.elts]
                     if not any(isinstance(e, (Opaque, Unreadable)) for e in elts):
                         read = tuple(elts)
-            if not isinstance(read, (Opaque, Unreadable)) and any(
-                _same_value(read, seen) for seen in values
-            ):
+            canonical = next(
+                (m for m, seen in zip(members, values) if not isinstance(read, (Opaque, Unreadable)) and _same_value(read, seen)),
+                None,
+            )
+            if canonical is not None:
+                names[name] = canonical
                 continue
             members.append(name)
             values.append(read)
-    return tuple(members)
+            names[name] = name
+    return names
 
 
 def _same_value(a: object, b: object) -> bool:

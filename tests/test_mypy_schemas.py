@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import _corpus  # noqa: E402
 
-FIXTURE_MODULES = ("mypy_fixtures.tools_future", "mypy_fixtures.tools_eager")
+FIXTURE_MODULES = ("mypy_fixtures.tools_future", "mypy_fixtures.tools_eager", "mypy_fixtures.tools_shapes")
 
 
 @functools.lru_cache(maxsize=1)
