@@ -77,6 +77,8 @@ class FNewType:
 class FGeneric:
     origin: FClass
     args: tuple[Form, ...]
+    #: How ``typing`` spells it when that differs from the origin (``typing.Type``), for messages.
+    spelled: str = ""
 
 
 @dataclass(frozen=True)

@@ -241,6 +241,7 @@ class Frontend:
         self._kind_memo: dict[str, str | None] = {}
         self._dataclass_memo: dict[str, bool] = {}
         self._enum_memo: dict[str, dict[str, str]] = {}
+        self._enum_values: dict[str, dict[str, object]] = {}
 
     # -- sources ----------------------------------------------------------------------
 
@@ -385,7 +386,11 @@ class Frontend:
     def _enum_value(self, info: TypeInfo, member: str) -> Resolution:
         """An enum member as a value: written as the member it names (an alias's canonical one)."""
         canonical = self.enum_names(info).get(member)
-        return EnumValue(info.name, canonical) if canonical is not None else None
+        if canonical is None:
+            return None
+        value = self._enum_values.get(info.fullname, {}).get(canonical, Unreadable())
+        shown = None if isinstance(value, (Opaque, Unreadable)) else repr(value)
+        return EnumValue(info.name, canonical, shown)
 
     def enum_members(self, info: TypeInfo) -> tuple[str, ...]:
         """The members in definition order, aliases left out (``tuple(m.name for m in E)``)."""
@@ -403,7 +408,9 @@ class Frontend:
             def is_auto(expr: ast.expr) -> bool:
                 return self.fullname_of(expr, Scope(info.module_name)) == "enum.auto"
 
-            names = src.enum_members(found[1], self.resolver(scope), is_auto, self._auto_value(info))
+            values: dict[str, object] = {}
+            names = src.enum_members(found[1], self.resolver(scope), is_auto, self._auto_value(info), values)
+            self._enum_values[info.fullname] = values
         else:
             names = {
                 name: name
@@ -591,7 +598,8 @@ class Frontend:
             return FGeneric(origin, args) if origin is not None else FOther(ast.unparse(expr))
         if fullname in _TYPES:
             origin = self._cls("builtins.type")
-            return FGeneric(origin, args) if origin is not None else FOther(ast.unparse(expr))
+            spelled = "" if fullname == "builtins.type" else "typing.Type"
+            return FGeneric(origin, args, spelled) if origin is not None else FOther(ast.unparse(expr))
         if isinstance(node, TypeInfo):
             return FGeneric(FClass(node.fullname, node), args)
         if isinstance(node, TypeAlias) and special_node(node.fullname) is None:
@@ -634,7 +642,8 @@ class Frontend:
     def _literal_value(self, expr: ast.expr, scope: Scope) -> LitValue:
         read = src.read_constant(expr, self.resolver(scope))
         if isinstance(read, EnumValue):
-            return LitValue("enum", (read.enum, read.member), f"<{read.enum}.{read.member}>")
+            shown = f": {read.value_repr}" if read.value_repr is not None else ""
+            return LitValue("enum", (read.enum, read.member), f"<{read.enum}.{read.member}{shown}>")
         if isinstance(read, (Opaque, Unreadable)):
             return LitValue("other", ast.unparse(expr), ast.unparse(expr))
         return LitValue(type(read).__name__, read, repr(read))
@@ -755,7 +764,7 @@ def _substitute(form: Form, mapping: dict[str, Form]) -> Form:
     if isinstance(form, FTypeVar):
         return mapping.get(form.fullname, form)
     if isinstance(form, FGeneric):
-        return FGeneric(form.origin, tuple(_substitute(a, mapping) for a in form.args))
+        return FGeneric(form.origin, tuple(_substitute(a, mapping) for a in form.args), form.spelled)
     if isinstance(form, FUnion):
         return union([_substitute(a, mapping) for a in form.args])
     if isinstance(form, FAnnotated):
@@ -780,6 +789,25 @@ def _contains_self_reference(node: TypeNode) -> bool:
     if isinstance(node, UnionType):
         return any(_contains_self_reference(m) for m in node.members)
     return False
+
+
+def _form_repr(form: Form) -> str:
+    """Roughly ``repr()`` of the typing object a form stands for (``type[int]``), for messages."""
+    if isinstance(form, FGeneric):
+        head = form.spelled or _runtime_name(form.origin.info)
+        return f"{head}[{', '.join(_form_repr(a) for a in form.args)}]"
+    if isinstance(form, (FClass, FNewType)):
+        module, _, name = form.fullname.rpartition(".")
+        return name if module == "builtins" else form.fullname
+    if isinstance(form, FNone):
+        return "None"
+    if isinstance(form, FAny):
+        return "typing.Any"
+    if isinstance(form, FTypeVar):
+        return f"~{form.name}"
+    if isinstance(form, FOther):
+        return form.name
+    return type(form).__name__
 
 
 def _runtime_name(info: TypeInfo) -> str:
@@ -828,6 +856,8 @@ class Lowering:
         if isinstance(f, FLiteral):
             return self._literal(f)
         if isinstance(f, FGeneric):
+            if f.origin.fullname == "builtins.type" and f.args:
+                return Unsupported("other", _form_repr(f))
             return self._generic(f.origin.info, f.args)
         if isinstance(f, FClass):
             return self._class(f.info)

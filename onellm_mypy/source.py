@@ -321,6 +321,8 @@ class EnumValue:
 
     enum: str
     member: str
+    #: ``repr()`` of the member's value where the source shows it (for messages).
+    value_repr: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -553,13 +555,14 @@ def enum_members(
     resolve: Resolve,
     is_auto: Callable[[ast.expr], bool] | None = None,
     auto_value: AutoValue | None = None,
+    values_out: dict[str, object] | None = None,
 ) -> dict[str, str]:
     """Every member name (aliases too) -> the member it names, in definition order.
 
     The distinct values are ``tuple(m.name for m in E)``: a member whose value equals an
     earlier member's is an alias of it. ``auto()`` takes the value ``auto_value`` computes
     (``is_auto`` tells the call); values the source does not let us read (other calls)
-    are taken to be distinct.
+    are taken to be distinct. ``values_out`` receives each member's value as read.
     """
     ignore: set[str] = set()
     members: list[str] = []
@@ -598,6 +601,8 @@ def enum_members(
             else:
                 read = read_constant(value, resolve)
             assigned.append(read)
+            if values_out is not None:
+                values_out[name] = read
             if isinstance(read, (Opaque, Unreadable)):
                 if isinstance(value, ast.Tuple):
                     elts = [read_constant(e, resolve) for e in value.elts]
