@@ -3,8 +3,9 @@
 One mypy run (``--strict``, the plugin on) covers every corpus module and the examples;
 the runtime imports each module (invalid ones through the corpus collector, which records
 each ``ToolDefinitionError`` instead of raising). Per module, the multiset of
-(tool, code) must be the same on both sides. OLT014 is left out of the static side: the
-contract makes it static-only (the runtime has the value the static side cannot read).
+(tool, code, message) must be the same on both sides: the same findings, in the same
+words. OLT014 is left out of the static side: the contract makes it static-only (the
+runtime has the value the static side cannot read).
 
 A second test pins the lines: each static finding sits on the line the corpus's
 ``# expect`` comments name (the parameter, the ``def``, the second tool...).
@@ -73,30 +74,35 @@ def _tool_at(spans: list[_corpus.ToolSpan], line: int) -> str:
     return f"<no tool at line {line}>"
 
 
-def _static_pairs(module: Path) -> Counter[tuple[str, str]]:
+def _static_findings(module: Path) -> Counter[tuple[str, str, str]]:
     spans = _corpus.tool_spans(module)
     return Counter(
-        (_tool_at(spans, r["line"]), r["code"])
+        (_tool_at(spans, r["line"]), r["code"], r["message"])
         for r in _mypy_findings().get(module.name, [])
         if r["code"] not in STATIC_ONLY
     )
 
 
-def _runtime_pairs(module: Path) -> Counter[tuple[str, str]]:
+def _runtime_findings(module: Path) -> Counter[tuple[str, str, str]]:
     if module.name.startswith("valid_"):
         _corpus.load_module(module)  # must import without any ToolDefinitionError
         return Counter()
     collected = _corpus.collect_runtime(module)
     return Counter(
-        (qualname, d.code) for qualname, errors in collected.errors.items() for e in errors for d in e.diagnostics
+        (qualname, d.code, d.message)
+        for qualname, errors in collected.errors.items()
+        for e in errors
+        for d in e.diagnostics
     )
 
 
 @pytest.mark.parametrize("module", _modules(), ids=lambda p: p.stem)
-def test_static_and_runtime_report_the_same_codes_for_the_same_tools(module: Path) -> None:
-    static = _static_pairs(module)
-    runtime = _runtime_pairs(module)
+def test_static_and_runtime_report_the_same_findings_for_the_same_tools(module: Path) -> None:
+    static = _static_findings(module)
+    runtime = _runtime_findings(module)
     assert static == runtime, f"static only: {static - runtime}; runtime only: {runtime - static}"
+    if module.name.startswith("invalid_"):
+        assert static, module.name
 
 
 def test_the_corpus_exercises_every_code_on_the_static_side() -> None:
