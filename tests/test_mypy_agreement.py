@@ -101,8 +101,8 @@ def test_static_and_runtime_report_the_same_findings_for_the_same_tools(module: 
     static = _static_findings(module)
     runtime = _runtime_findings(module)
     assert static == runtime, f"static only: {static - runtime}; runtime only: {runtime - static}"
-    if module.name.startswith("invalid_"):
-        assert static, module.name
+    if module.name.startswith("invalid_"):  # every faulty module has findings (OLT014 ones included)
+        assert _mypy_findings().get(module.name), module.name
 
 
 def test_the_corpus_exercises_every_code_on_the_static_side() -> None:
