@@ -49,6 +49,7 @@ def test_smoke_without_peers_prints_every_section_and_each_skip() -> None:
     assert "json.loads alone (the floor)" in out
     assert "onellm: import onellm_runtime" in out
     assert "per-tool time at 200 / at 20:" in out
+    assert "the same with the collector paused:" in out
     assert "TARGET schema build <= 50 us median per tool (every warm shape):" in out
     assert "TARGET import <= 25 ms (wall clock):" in out
 
