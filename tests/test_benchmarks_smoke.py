@@ -51,7 +51,7 @@ def test_smoke_without_peers_prints_every_section_and_each_skip() -> None:
     assert "per-tool time at 200 / at 20:" in out
     assert "the same with the collector paused:" in out
     assert "TARGET schema build <= 50 us median per tool (every warm shape):" in out
-    assert "TARGET import <= 25 ms (wall clock):" in out
+    assert "TARGET import <= 25 ms (CPU time of the child):" in out
 
 
 def test_smoke_with_installed_peers_runs_build_bind_and_invoke() -> None:
