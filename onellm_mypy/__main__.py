@@ -1,4 +1,3 @@
-from onellm_runtime.cli import main
-import sys
+from onellm_runtime.cli import entry
 
-sys.exit(main())
+entry()

@@ -404,10 +404,10 @@ def _unevaluated(annotation: object) -> bool:
     """A string annotation, or one with a string or ForwardRef inside (``list["Item"]``)."""
     if isinstance(annotation, (str, typing.ForwardRef)):
         return True
-    args = getattr(annotation, "__args__", None)
+    args: object = getattr(annotation, "__args__", None)
     if not isinstance(args, tuple) or typing.get_origin(annotation) in _LITERALS:
         return False
-    return any(_unevaluated(a) for a in args)
+    return any(_unevaluated(a) for a in cast("tuple[object, ...]", args))
 
 
 def _strings_resolved(tp: Any, globalns: dict[str, Any], localns: dict[str, Any]) -> Any:
@@ -420,9 +420,10 @@ def _strings_resolved(tp: Any, globalns: dict[str, Any], localns: dict[str, Any]
     if origin in _ANNOTATED:
         inner = _strings_resolved(tp.__origin__, globalns, localns)
         return tp if inner is tp.__origin__ else tp.copy_with((inner,))
-    args = getattr(tp, "__args__", ())
-    if not isinstance(args, tuple):
+    raw: object = getattr(tp, "__args__", ())
+    if not isinstance(raw, tuple):
         return tp
+    args = cast("tuple[object, ...]", raw)
     new = tuple(_strings_resolved(a, globalns, localns) for a in args)
     if all(a is b for a, b in zip(new, args)):
         return tp
