@@ -29,7 +29,11 @@ def _sources(args: Sequence[str]) -> list[manifest.SourceModule]:
             continue
         import importlib.util
 
-        spec = importlib.util.find_spec(arg)
+        dotted = all(part.isidentifier() for part in arg.split("."))
+        try:
+            spec = importlib.util.find_spec(arg) if dotted else None
+        except (ImportError, ValueError):
+            spec = None
         if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
             raise SystemExit(_usage_error(f"no such file, directory or module: {arg}"))
         paths.append(spec.origin)
