@@ -775,22 +775,6 @@ def _substitute(form: Form, mapping: dict[str, Form]) -> Form:
 # -- lowering: forms -> the model, as typing_front._Lowering ---------------------------------
 
 
-def _contains_self_reference(node: TypeNode) -> bool:
-    if isinstance(node, SelfReference):
-        return True
-    if isinstance(node, (Annotated, Nullable)):
-        return _contains_self_reference(node.inner)
-    if isinstance(node, ArrayType):
-        return _contains_self_reference(node.item)
-    if isinstance(node, MapType):
-        return _contains_self_reference(node.value)
-    if isinstance(node, Record):
-        return any(_contains_self_reference(f.type) for f in node.fields)
-    if isinstance(node, UnionType):
-        return any(_contains_self_reference(m) for m in node.members)
-    return False
-
-
 def _form_repr(form: Form) -> str:
     """Roughly ``repr()`` of the typing object a form stands for (``type[int]``), for messages."""
     if isinstance(form, FGeneric):
@@ -988,7 +972,7 @@ class Lowering:
             self.subst = outer
             self.stack.pop()
         self.fe.note_read(read)
-        if not _contains_self_reference(record):
+        if not rules.contains_self_reference(record):
             self.fe.memo.records[key] = (record, frozenset(read))
         return record
 

@@ -15,9 +15,11 @@ from typing import Literal as L
 from . import docstrings
 from .model import (
     Annotated,
+    ArrayType,
     Default,
     EnumType,
     LiteralType,
+    MapType,
     Marker,
     Nullable,
     Param,
@@ -25,6 +27,7 @@ from .model import (
     RecordField,
     Scalar,
     ScalarKind,
+    SelfReference,
     ToolModel,
     TypeNode,
     UnionType,
@@ -44,6 +47,7 @@ __all__ = [
     "markers_of",
     "marker",
     "wire_name",
+    "contains_self_reference",
     "literal_json_type",
     "merged_literal",
     "Discriminated",
@@ -155,6 +159,23 @@ def wire_name(f: RecordField, naming: str | None) -> str:
     if naming == "camelCase":
         return camel_case(f.name)
     return f.name
+
+
+def contains_self_reference(node: TypeNode) -> bool:
+    """Whether a lowered type holds an OLT006 cycle (such records are never cached)."""
+    if isinstance(node, SelfReference):
+        return True
+    if isinstance(node, (Annotated, Nullable)):
+        return contains_self_reference(node.inner)
+    if isinstance(node, ArrayType):
+        return contains_self_reference(node.item)
+    if isinstance(node, MapType):
+        return contains_self_reference(node.value)
+    if isinstance(node, Record):
+        return any(contains_self_reference(f.type) for f in node.fields)
+    if isinstance(node, UnionType):
+        return any(contains_self_reference(m) for m in node.members)
+    return False
 
 
 def literal_json_type(value: object) -> str:

@@ -21,6 +21,7 @@ from typing import Any, Callable, Literal, Mapping, cast
 import typing_extensions
 
 from . import annotations as ann
+from . import rules
 from .context import CancellationToken, ToolContext
 from .model import (
     NO_DEFAULT,
@@ -311,7 +312,7 @@ class _Lowering:
         finally:
             self.subst = outer_subst
             self.stack.pop()
-        if not _contains_self_reference(record):
+        if not rules.contains_self_reference(record):
             try:
                 _RECORDS[key] = record
             except TypeError:  # unhashable type arguments
@@ -321,22 +322,6 @@ class _Lowering:
 
 _RECORDS: dict[object, Record] = {}
 _ENUMS: dict[type, EnumType] = {}
-
-
-def _contains_self_reference(node: TypeNode) -> bool:
-    if isinstance(node, SelfReference):
-        return True
-    if isinstance(node, (Annotated, Nullable)):
-        return _contains_self_reference(node.inner)
-    if isinstance(node, ArrayType):
-        return _contains_self_reference(node.item)
-    if isinstance(node, MapType):
-        return _contains_self_reference(node.value)
-    if isinstance(node, Record):
-        return any(_contains_self_reference(f.type) for f in node.fields)
-    if isinstance(node, UnionType):
-        return any(_contains_self_reference(m) for m in node.members)
-    return False
 
 
 def _is_abstract(tp: type) -> bool:
