@@ -35,6 +35,7 @@ from mypy.nodes import (
     MypyFile,
     OverloadedFuncDef,
     ParamSpecExpr,
+    GDEF,
     SymbolTableNode,
     TypeAlias,
     TypeInfo,
@@ -319,7 +320,12 @@ class Frontend:
                 return base
             node = base.node
             if isinstance(node, MypyFile):
-                return node.names.get(expr.attr)
+                found = node.names.get(expr.attr)
+                if found is None:  # ``collections.abc`` after ``import collections``: a submodule
+                    sub = self.modules.get(f"{node.fullname}.{expr.attr}")
+                    if sub is not None:
+                        return SymbolTableNode(GDEF, sub)
+                return found
             if isinstance(node, TypeInfo):
                 return node.names.get(expr.attr)
             return None
