@@ -472,32 +472,22 @@ def _float(lo: Any, hi: Any, expect: str) -> Check:
     def check(v: Any, c: _Call) -> Any:
         t = _type_of(v)
         if t is float:
-            x = v
-            if x - x != 0.0:
-                if c.fail():
-                    c.add(f"must be a finite number, got {excerpt(v)}.")
-                return _BAD
-            compare = x
+            x = compare = v
         elif t is int:
             try:
                 x = float(v)
             except OverflowError:
                 x = math.inf
-            if x - x != 0.0:
-                if c.fail():
-                    c.add(f"must be a finite number, got {excerpt(v)}.")
-                return _BAD
-            compare = v
+            compare = v  # bounds are checked on the exact integer
         elif t is Decimal:
-            x = float(v)
-            if x - x != 0.0:
-                if c.fail():
-                    c.add(f"must be a finite number, got {excerpt(v)}.")
-                return _BAD
-            compare = x
+            x = compare = float(v)
         else:
             if c.fail():
                 c.add(f"must be {expect}, got {_kind(v, c)}.")
+            return _BAD
+        if x - x != 0.0:  # NaN or an infinity
+            if c.fail():
+                c.add(f"must be a finite number, got {excerpt(v)}.")
             return _BAD
         if bounded and ((lo is not None and compare < lo) or (hi is not None and compare > hi)):
             if c.fail():
