@@ -1088,7 +1088,8 @@ def _defines_eq(fe: Frontend, info: TypeInfo) -> bool:
 
 
 def _hashable(fe: Frontend, info: TypeInfo, depth: int = 0) -> bool:
-    """``getattr(cls, "__hash__", None) is not None``, following ``dataclasses``' hash rules."""
+    """``getattr(cls, "__hash__", None) is not None``, following ``dataclasses``' hash rules; a
+    dataclass declared ``eq=False`` is not hashable by value, so never a set item."""
     if depth > 50 or info.fullname == "builtins.object":
         return True
     if "dataclass" in info.metadata and fe.is_dataclass_class(info):
@@ -1109,10 +1110,10 @@ def _hashable(fe: Frontend, info: TypeInfo, depth: int = 0) -> bool:
         explicit = _explicit_hash(fe, info)
         if explicit is False and _defines_eq(fe, info):
             explicit = None  # ``__hash__ = None`` implied by ``__eq__`` is not explicit
+        if not eq:
+            return False  # instances equal only themselves: not hashable by value (typing_front._declared_eq)
         if unsafe_hash:
             return True
-        if not eq:
-            return explicit if explicit is not None else _hashable(fe, info.bases[0].type, depth + 1) if info.bases else True
         if explicit is not None:
             return explicit
         return frozen

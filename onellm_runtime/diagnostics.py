@@ -102,8 +102,8 @@ _UNSUPPORTED: dict[str, str] = {
     "flag": "'{name}' is an enum.Flag, which has no schema; use a plain Enum, or a set of one",
     "mixed_literal": "the Literal mixes JSON types; use values of one type (all strings, all integers or all booleans)",
     "union": "a union has no schema unless it is 'X | None' or a union of records with a discriminator; use one type, or records with a Literal tag field",
-    "unhashable": "set items must be hashable and '{name}' is not; use a list instead of the set, or hashable "
-    "items (a frozen dataclass, a NamedTuple, tuple[T, ...])",
+    "unhashable": "set items must be hashable and equal by value, and '{name}' is not; use a list instead of the "
+    "set, or such items (a frozen dataclass with eq left on, a NamedTuple, tuple[T, ...])",
     "collection": "'{name}' is not a supported collection; use list[T], tuple[T, ...], set[T], frozenset[T] or dict[str, T]",
     "unresolved": "the annotation '{name}' cannot be resolved; import the type at module level (not only under TYPE_CHECKING)",
     "none": "'None' alone has no schema; return nothing instead, or use 'X | None'",

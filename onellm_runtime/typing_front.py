@@ -476,7 +476,9 @@ def _lower_record(lowering: _Lowering, cls: type) -> Record:
             has_factory = f.default_factory is not dataclasses.MISSING
             default = _default(f.default) if has_default else (OPAQUE_DEFAULT if has_factory else NO_DEFAULT)
             fields.append(RecordField(f.name, lowering.lower(hints[f.name]), not (has_default or has_factory), default))
-        hashable = getattr(cls, "__hash__", None) is not None
+        # eq=False: instances equal only themselves, so a set of them could not refuse two
+        # equal JSON items (the schema's uniqueItems); such a record is no set item
+        hashable = getattr(cls, "__hash__", None) is not None and _declared_eq(cls)
     elif kind == "namedtuple":
         defaults: dict[str, object] = getattr(cls, "_field_defaults", {})
         names: tuple[str, ...] = getattr(cls, "_fields")
@@ -493,6 +495,12 @@ def _lower_record(lowering: _Lowering, cls: type) -> Record:
             fields.append(RecordField(name, lowering.lower(hints[name]), required, NO_DEFAULT))
         hashable = False
     return Record(cls.__name__, kind, tuple(fields), _record_docstrings(cls), hashable, origin=cls)
+
+
+def _declared_eq(cls: type) -> bool:
+    """The ``eq`` its own ``@dataclass(...)`` gave ``cls`` (True when not written)."""
+    params = cls.__dict__.get("__dataclass_params__")
+    return bool(getattr(params, "eq", True))
 
 
 def _typeddict_qualifier(hint: object) -> bool | None:

@@ -55,6 +55,13 @@ class MutablePoint:
     x: int
 
 
+@dataclass(frozen=True, eq=False)
+class IdentityPoint:
+    """Hashable, but equal only to itself: a set of these could not refuse two equal items."""
+
+    x: int
+
+
 @dataclass
 class Node:
     name: str
@@ -169,6 +176,7 @@ def unhashable_items(
     a: set[list[int]],  # expect: OLT002
     b: frozenset[MutablePoint],  # expect: OLT002
     c: set[dict[str, int]],  # expect: OLT002
+    d: set[IdentityPoint],  # expect: OLT002
 ) -> str:
     return ""
 

@@ -34,8 +34,8 @@ class Opts:
     label: str = "x"
 
 
-@dataclass(eq=False)
-class ById:
+@dataclass(unsafe_hash=True)
+class Hashed:
     key: int
 
 
@@ -51,7 +51,7 @@ def shapes(
     pair: Pair,
     film: Film,
     opts: Opts,
-    by_id: set[ById],
+    hashed: set[Hashed],
     frozen: frozenset[Frozen],
     loose_bound: Annotated[int, at.Interval(gt=1, ge=2)],
     maybe: Optional[Tagged] = None,
