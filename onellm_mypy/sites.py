@@ -358,9 +358,13 @@ def decorator_tools(fe: Frontend, dec: Decorator, module: str) -> list[LoweredTo
             display = options["name"] if isinstance(options["name"], str) else "<overload>"
             model = _misapplied(display, options, "overload", func)
             return [_make_lowered(model, module, qualname, first, func, listed)]
-        if len(below) != 1 or first_below not in (STATIC, CLASSMETHOD):
-            raise CannotLower("@tool over a decorator whose result is unknown")
-        binding = "staticmethod" if first_below == STATIC else "classmethod"
+        if first_below in (STATIC, CLASSMETHOD):
+            binding = "staticmethod" if first_below == STATIC else "classmethod"
+            below = below[1:]
+        # Any other decorator is read through, as the runtime follows ``__wrapped__``: the
+        # tool is described from the ``def`` itself (tool.py, ``_described``).
+        if any(b in PROPERTY or b in OVERLOAD or b in (STATIC, CLASSMETHOD) for b in below):
+            raise CannotLower("@staticmethod, @classmethod, @property or @overload under another decorator")
 
     site = ToolSite(
         module=module,

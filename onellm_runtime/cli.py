@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
 import os
 import sys
@@ -61,7 +62,7 @@ def runtime_entries(sources: Sequence[manifest.SourceModule]) -> list[manifest.M
             if id(t) in seen or t.__module__ != src.module:
                 return
             seen.add(id(t))
-            code = getattr(t.fn, "__code__", None)
+            code = getattr(inspect.unwrap(t.fn), "__code__", None)  # the def's line, not a decorator's wrapper's
             found.append((code.co_firstlineno if code is not None else 0, qualname, t))
 
         for value in list(vars(module).values()):

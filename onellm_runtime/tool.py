@@ -66,6 +66,24 @@ def _is_method_qualname(fn: Callable[..., Any]) -> bool:
     return len(parts) >= 2 and parts[-2] != "<locals>"
 
 
+def _described(fn: Any) -> Any:
+    """The function a tool is described from: ``fn``, or the function under decorators that say
+    they keep its signature (``functools.wraps`` sets ``__wrapped__``), as ``inspect.signature``
+    reads it. ``fn`` itself is what a call runs. The mypy plugin reads the ``def`` alike."""
+    inner: Any = fn
+    for _ in range(100):  # a chain that long is a cycle or a proxy answering every attribute
+        nxt: Any = getattr(inner, "__wrapped__", None)
+        if nxt is None or nxt is fn or _opaque(inner) or not callable(nxt):
+            break
+        inner = nxt
+    return inner
+
+
+def _opaque(obj: object) -> bool:
+    """Wrappers whose ``__wrapped__`` ``Tool._from`` sorts out itself (or reports)."""
+    return isinstance(obj, (Tool, staticmethod, classmethod))
+
+
 def _unresolved_where(fn: Any, missing: str) -> str:
     """``"Parameter 'x': "`` (or ``"Return type: "``) for the string annotation naming ``missing``."""
     for name, annotation in getattr(fn, "__annotations__", {}).items():
@@ -129,6 +147,7 @@ class Tool(Generic[P, R]):
     def __init__(self, fn: Callable[P, R], options: _Options, *, binding: str, owner: object = None) -> None:
         # binding: "function", "method" (self in fn), "classmethod", "staticmethod", "bound"
         self.fn = fn
+        self._described: Any = _described(fn)  # whose signature, annotations and docstring describe the tool
         self._options = options
         self._binding = binding
         self._owner = owner  # the instance or class the first argument is bound to
@@ -140,10 +159,12 @@ class Tool(Generic[P, R]):
         self._class_type_params: tuple[str, ...] = ()
         self._class_scope: dict[str, object] = {}  # a PEP 695 class's type parameters, for string annotations
         self._classname: str | None = None
-        code = getattr(fn, "__code__", None)
-        self.is_async: bool = bool(code is not None and code.co_flags & 0x80)
+        # A sync wrapper around an ``async def`` returns its coroutine: awaited all the same.
+        self.is_async: bool = any(
+            getattr(getattr(f, "__code__", None), "co_flags", 0) & 0x80 for f in (fn, self._described)
+        )
         self.__wrapped__ = fn
-        self.__doc__ = getattr(fn, "__doc__", None)
+        self.__doc__ = getattr(self._described, "__doc__", None)
         self.__name__ = getattr(fn, "__name__", "tool")
         self.__qualname__ = getattr(fn, "__qualname__", self.__name__)
         self.__module__ = getattr(fn, "__module__", __name__)
@@ -173,7 +194,7 @@ class Tool(Generic[P, R]):
         from . import diagnostics, typing_front
 
         o = self._options
-        fn: Any = self.fn
+        fn: Any = self._described
         try:
             model = typing_front.lower_function(
                 fn,
@@ -298,7 +319,7 @@ class Tool(Generic[P, R]):
     def call_with(self, arguments: Mapping[str, object]) -> Any:
         """Call the function with bound keyword arguments (positional-only ones are placed)."""
         fn: Any = self.fn
-        code = fn.__code__
+        code = self._described.__code__  # a wrapper's (*args, **kwargs) hides what is positional-only
         posonly = code.co_posonlyargcount
         lead: list[object] = []
         if self._binding in ("bound", "classmethod"):
@@ -386,9 +407,9 @@ class Tool(Generic[P, R]):
         elif getattr(fn, "__name__", None) == "_overload_dummy":
             misapplied = "overload"
             display_name = "<overload>"  # typing.overload returns a placeholder: the stub's name is gone
-        elif not hasattr(fn, "__code__"):
+        elif not hasattr(_described(fn), "__code__"):
             misapplied = type(fn).__name__
-        elif _is_method_qualname(fn):
+        elif _is_method_qualname(_described(fn)):
             binding = "method"
         if misapplied is not None:
             from .diagnostics import check_tool

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import inspect
 import io
 import re
 import sys
@@ -249,7 +250,7 @@ def manifest(module: types.ModuleType) -> list[dict[str, Any]]:
             for attr in value.__dict__.values():
                 if isinstance(attr, Tool):
                     tools[id(attr)] = attr
-    ordered = sorted(tools.values(), key=lambda t: t.fn.__code__.co_firstlineno)
+    ordered = sorted(tools.values(), key=lambda t: inspect.unwrap(t.fn).__code__.co_firstlineno)
     return [
         {
             "qualname": t.__qualname__,

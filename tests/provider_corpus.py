@@ -3,6 +3,7 @@ as the corpus README says) and the provider tests' own set (``provider_tools.OWN
 
 from __future__ import annotations
 
+import inspect
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ def _tools_of(module: Any) -> list[Tool[..., Any]]:
             for attr in value.__dict__.values():
                 if isinstance(attr, Tool):
                     found[id(attr)] = attr
-    return sorted(found.values(), key=lambda t: t.fn.__code__.co_firstlineno)
+    return sorted(found.values(), key=lambda t: inspect.unwrap(t.fn).__code__.co_firstlineno)
 
 
 def all_tools() -> list[tuple[str, Tool[..., Any]]]:

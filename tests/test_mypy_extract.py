@@ -139,7 +139,8 @@ def test_other_type_errors_are_not_findings(project: tuple[Path, ExtractResult])
 
 def test_unexpected_shapes_give_nothing_rather_than_a_crash(project: tuple[Path, ExtractResult]) -> None:
     _, result = project
-    assert _tools(result, "odd") == []
-    # Only the self-referring alias is a finding (unresolvable, as at runtime); the
-    # decorated and computed functions are shapes the plugin does not guess at.
+    # A decorator under @tool is read through (the def describes the tool, as at runtime);
+    # computed functions are shapes the plugin does not guess at, and the only finding is
+    # the self-referring alias (unresolvable, as at runtime).
+    assert _tools(result, "odd") == ["wrapped"]
     assert [(d.line, d.code) for d in _findings(result, "odd.py")] == [(21, "OLT002")]
