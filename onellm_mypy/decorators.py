@@ -12,6 +12,7 @@ from mypy.types import Instance, get_proper_type
 __all__ = [
     "TOOL",
     "TOOL_DECORATOR",
+    "TOOL_CLASS",
     "STATIC",
     "CLASSMETHOD",
     "PROPERTY",
@@ -24,6 +25,7 @@ __all__ = [
 
 TOOL = "onellm_runtime.tool.tool"
 TOOL_DECORATOR = "onellm_runtime.tool._ToolDecorator"
+TOOL_CLASS = "onellm_runtime.tool.Tool"
 STATIC = "builtins.staticmethod"
 CLASSMETHOD = "builtins.classmethod"
 PROPERTY = frozenset({"builtins.property", "abc.abstractproperty"})

@@ -39,7 +39,7 @@ from mypy.plugin import AttributeContext, MethodContext, Plugin
 from mypy.types import Instance, Parameters, Type, get_proper_type
 
 from .codes import ERROR_CODES
-from .decorators import CLASSMETHOD, STATIC, is_tool_ref, ref_fullname, tool_decorator_index
+from .decorators import CLASSMETHOD, STATIC, TOOL_CLASS, is_tool_ref, ref_fullname, tool_decorator_index
 
 if TYPE_CHECKING:
     from .mypy_front import Frontend, RecordMemo
@@ -51,7 +51,6 @@ __all__ = ["OnellmPlugin", "ERROR_CODES", "report"]
 _TOOL_CALL = "onellm_runtime.tool._ToolDecorator.__call__"
 _FACTORY_CALL = "onellm_runtime.tool._ToolFactory.__call__"
 _CREATE = "onellm_runtime.tool.Tool.create"
-_TOOL_CLASS = "onellm_runtime.tool.Tool"
 _DIGEST_PREFIX = "onellm@"
 #: Packages whose source changes come with a new version (which mypy re-checks everything for).
 _OWN = frozenset({"onellm_runtime", "onellm_mypy", "mypy", "typing_extensions"})
@@ -294,7 +293,7 @@ class OnellmPlugin(Plugin):
 def _unbound_tool_type(kind: str, dec: Decorator) -> Type | None:
     """The ``Tool`` type a static or class method tool has on the class and on its instances."""
     t = get_proper_type(dec.var.type)
-    if not isinstance(t, Instance) or t.type.fullname != _TOOL_CLASS or len(t.args) != 2:
+    if not isinstance(t, Instance) or t.type.fullname != TOOL_CLASS or len(t.args) != 2:
         return None
     params = t.args[0]
     if kind == "class":
@@ -325,4 +324,4 @@ def _is_tool_instance(ctx: MethodContext) -> bool:
     if not ctx.arg_types or not ctx.arg_types[0]:
         return False
     t = get_proper_type(ctx.arg_types[0][0])
-    return isinstance(t, Instance) and t.type.fullname == _TOOL_CLASS
+    return isinstance(t, Instance) and t.type.fullname == TOOL_CLASS

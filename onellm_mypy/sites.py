@@ -54,6 +54,7 @@ from .decorators import (
     OVERLOAD,
     PROPERTY,
     STATIC,
+    TOOL_CLASS,
     is_tool_decorator,
     is_tool_ref,
     ref_fullname,
@@ -500,31 +501,53 @@ def create_tool(
 
 
 def class_duplicates(fe: Frontend, info: TypeInfo, module: str, current: Context) -> list[tuple[str, str]]:
-    """OLT007 for the tool at ``current``: the tools of its class in ``__dict__`` order."""
+    """OLT007 for the tool at ``current``: the tools of its class in ``__dict__`` order, and
+    those it inherits (``Tool._check_duplicates``)."""
     from mypy.nodes import AssignmentStmt
 
     from onellm_runtime.diagnostics import check_class
     from onellm_runtime.model import ClassModel
 
-    ms = fe.source(module)
     attrs: dict[str, ToolModel | None] = {}
     for stmt in info.defn.defs.body:
         dec = stmt.impl if isinstance(stmt, OverloadedFuncDef) else stmt
         if isinstance(dec, Decorator):
-            func = dec.func
-            value: ToolModel | None = None
-            if dec.original_decorators and is_tool_decorator(dec.original_decorators[0]):
-                name: object = None
-                fn_ast = ms.function(func.line, func.name) if ms is not None else None
-                if fn_ast is not None and fn_ast.decorator_list and isinstance(fn_ast.decorator_list[0], ast.Call):
-                    name = _read_options(fe, fn_ast.decorator_list[0], 0, Scope(module, info, False, True))["name"]
-                value = ToolModel(func.name, name if isinstance(name, str) else None, None, None, (), Returns("none"), loc=func)
-            attrs[func.name] = value
+            is_tool = bool(dec.original_decorators) and is_tool_decorator(dec.original_decorators[0])
+            attrs[dec.func.name] = _named_tool(fe, info, dec.func) if is_tool else None
         elif isinstance(stmt, FuncDef):
             attrs[stmt.name] = None
         elif isinstance(stmt, AssignmentStmt):
             for lv in stmt.lvalues:
                 if isinstance(lv, NameExpr):
                     attrs[lv.name] = None
+    inherited: dict[str, tuple[str, ToolModel]] = {}
+    for base in reversed(info.mro[1:]):
+        # The symbol table, not the class body: a base read from mypy's cache has no body.
+        for attr, sym in base.names.items():
+            node = sym.node
+            if isinstance(node, Decorator) and _is_tool_type(node.var.type):
+                inherited[attr] = (base.name, _named_tool(fe, base, node.func))
+            elif isinstance(node, (FuncDef, OverloadedFuncDef, Decorator)) or (
+                isinstance(node, Var) and node.is_initialized_in_class
+            ):
+                inherited.pop(attr, None)  # a plain attribute hides a base's tool
+    for attr in attrs:
+        inherited.pop(attr, None)  # redefined here: an override, not a second tool
     tools = tuple(m for m in attrs.values() if m is not None)
-    return [(d.code, d.message) for d in check_class(ClassModel(info.name, tools)) if d.loc is current]
+    model = ClassModel(info.name, tools, tuple(inherited.values()))
+    return [(d.code, d.message) for d in check_class(model) if d.loc is current]
+
+
+def _is_tool_type(t: Type | None) -> bool:
+    proper = get_proper_type(t) if t is not None else None
+    return isinstance(proper, Instance) and proper.type.fullname == TOOL_CLASS
+
+
+def _named_tool(fe: Frontend, info: TypeInfo, func: FuncDef) -> ToolModel:
+    """A tool method with just what OLT007 reads: its name and its ``@tool(name=...)``."""
+    ms = fe.source(info.module_name)
+    name: object = None
+    fn_ast = ms.function(func.line, func.name) if ms is not None else None
+    if fn_ast is not None and fn_ast.decorator_list and isinstance(fn_ast.decorator_list[0], ast.Call):
+        name = _read_options(fe, fn_ast.decorator_list[0], 0, Scope(info.module_name, info, False, True))["name"]
+    return ToolModel(func.name, name if isinstance(name, str) else None, None, None, (), Returns("none"), loc=func)

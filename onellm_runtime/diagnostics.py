@@ -499,12 +499,25 @@ def check_tool(tool: ToolModel) -> list[Diagnostic]:
 
 
 def check_class(cls: ClassModel) -> list[Diagnostic]:
-    """OLT007: two tools of one class with the same name, reported on the second."""
+    """OLT007: two tools of one class with the same name, reported on the second; a tool named
+    as one its class inherits, reported on the class's own."""
     out: list[Diagnostic] = []
+    inherited = {rules.tool_name(t): (base, t) for base, t in reversed(cls.inherited)}
     first: dict[str, ToolModel] = {}
     for t in cls.tools:
         name = rules.tool_name(t)
-        if name in first:
+        if name in inherited:
+            base, other = inherited[name]
+            out.append(
+                Diagnostic(
+                    "OLT007",
+                    f"Tool '{name}': method '{t.function_name}' of class '{cls.name}' has the same tool name as "
+                    f"method '{other.function_name}' of its base class '{base}'; give one of them another name "
+                    "with @tool(name=...)",
+                    t.loc,
+                )
+            )
+        elif name in first:
             out.append(
                 Diagnostic(
                     "OLT007",

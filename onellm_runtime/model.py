@@ -368,3 +368,6 @@ class ClassModel:
 
     name: str
     tools: tuple[ToolModel, ...]
+    #: The tools its bases give it and it does not redefine, as (base class name, tool), in
+    #: ``tools_of`` order: a model is offered them beside the class's own.
+    inherited: tuple[tuple[str, ToolModel], ...] = ()

@@ -425,20 +425,33 @@ class Tool(Generic[P, R]):
         return t
 
     def _check_duplicates(self, owner: type) -> None:
-        """OLT007 for this tool against the tools defined before it in ``owner``."""
+        """OLT007 for this tool against the tools defined before it in ``owner`` and those
+        ``owner`` inherits (what ``tools_of`` would offer beside it)."""
         from .diagnostics import check_class
         from .model import ClassModel, Returns, ToolModel
+
+        def named(t: Tool[Any, Any]) -> ToolModel:
+            return ToolModel(t.__name__, t._options.name, None, None, (), Returns("none"), loc=t)
 
         seen: list[ToolModel] = []
         for value in owner.__dict__.values():
             if not isinstance(value, Tool):
                 continue
             other: Tool[Any, Any] = cast(Any, value)
-            seen.append(ToolModel(other.__name__, other._options.name, None, None, (), Returns("none"), loc=other))
+            seen.append(named(other))
             if other is self:
                 break
-        findings = [d for d in check_class(ClassModel(owner.__name__, tuple(seen))) if d.loc is self]
-        _raise_findings(findings)
+        inherited: dict[str, tuple[str, ToolModel]] = {}
+        for klass in reversed(owner.__mro__[1:]):
+            for attr, value in klass.__dict__.items():
+                if isinstance(value, Tool):
+                    inherited[attr] = (klass.__name__, named(cast(Any, value)))
+                else:
+                    inherited.pop(attr, None)  # a plain attribute hides a base's tool
+        for attr in owner.__dict__:
+            inherited.pop(attr, None)  # redefined here: an override, not a second tool
+        model = ClassModel(owner.__name__, tuple(seen), tuple(inherited.values()))
+        _raise_findings([d for d in check_class(model) if d.loc is self])
 
     @staticmethod
     def _of(obj: object) -> list[Tool[..., Any]]:

@@ -1,5 +1,5 @@
-"""Faulty tools in classes: OLT007 (duplicate names), OLT010 (generic class), OLT001 (a
-staticmethod or classmethod applied on top of @tool).
+"""Faulty tools in classes: OLT007 (duplicate names, also with a base class's tool), OLT010
+(generic class), OLT001 (a staticmethod or classmethod applied on top of @tool).
 
 Uses ``from __future__ import annotations``. See README.md for the ``# expect:`` convention.
 The runtime raises OLT007 and OLT010 when the class is created, and OLT001 here from
@@ -57,3 +57,25 @@ class ClassOnTop:
     @tool
     def kinds(cls) -> list[str]:  # expect: OLT001
         return []
+
+
+class Catalog:
+    @tool(name="search")
+    def find(self, query: str) -> str:
+        return query
+
+    @tool
+    def describe(self, sku: str) -> str:
+        return sku
+
+
+class ShopCatalog(Catalog):
+    """Offers its base's tools too, so a name may not come back."""
+
+    @tool
+    def search(self, query: str) -> str:  # expect: OLT007
+        return query
+
+    @tool
+    def describe(self, sku: str) -> str:  # an override keeps one 'describe'
+        return sku.upper()

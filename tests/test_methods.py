@@ -215,6 +215,52 @@ def test_olt007_at_class_creation_names_both_methods() -> None:
     )
 
 
+def test_olt007_for_a_tool_named_as_one_its_base_class_offers() -> None:
+    class Catalog:
+        @tool(name="search")
+        def find(self, query: str) -> str:
+            return query
+
+        @tool
+        def describe(self, sku: str) -> str:
+            return sku
+
+        @tool
+        def size(self) -> int:
+            return 0
+
+    def make() -> type:
+        class Shop(Catalog):
+            @tool
+            def search(self, query: str) -> str:
+                return query
+
+        return Shop
+
+    error = _class_creation_error(make)
+    assert str(error) == (
+        "Tool 'search': method 'search' of class 'Shop' has the same tool name as method 'find' of its base "
+        "class 'Catalog'; give one of them another name with @tool(name=...)  [OLT007]"
+    )
+
+    class Shop(Catalog):  # an override, and a plain attribute hiding the base's 'size': no duplicate
+        @tool
+        def describe(self, sku: str) -> str:
+            return sku.upper()
+
+        size = 3  # type: ignore[assignment]
+
+        @tool(name="size")
+        def count(self) -> int:
+            return 0
+
+    assert [(t.name, t.__name__) for t in tools_of(Shop())] == [
+        ("search", "find"),
+        ("describe", "describe"),
+        ("size", "count"),
+    ]
+
+
 def test_olt007_for_names_that_only_derive_the_same() -> None:
     def make() -> type:
         class Tracker:
