@@ -1626,6 +1626,8 @@ def _objectify(v: Any, c: _Call) -> Any:
 
 
 _RAW = (str, bytes, bytearray, memoryview)
+#: The scanner ``jsonparse.read_object`` runs: objects as pairs, floats as float, no NaN.
+_READ_PLAIN: Callable[[str, int], Any] = jsonparse.PLAIN_SCANNER
 #: ``tuple.__new__``, typed for pyright (its stub leaves the item type unknown).
 _TUPLE_NEW: Callable[..., Any] = getattr(tuple, "__new__")
 #: The state of a fast pass over a raw document, shared by every such call: a fast pass
@@ -1654,10 +1656,14 @@ class CompiledBinder:
         self._decoder: Any = _MISSING
 
     def __call__(self, arguments: str | bytes | Mapping[str, object], provider: str | None = None) -> dict[str, object]:
-        if provider is None and type(arguments) is str and self._plain:
-            # The common case, without the general loop's bookkeeping: a valid raw document.
-            pairs = jsonparse.read_object(arguments)
-            if pairs is not None:
+        if provider is None and type(arguments) is str and self._plain and arguments.startswith("{"):
+            # The common case, without the general loop's bookkeeping: a valid raw document,
+            # exactly one object (``jsonparse.read_object``, written out: this is per call).
+            try:
+                pairs, end = _READ_PLAIN(arguments, 0)
+            except (ValueError, StopIteration, RecursionError):
+                pairs, end = None, -1  # the general path gives the verdict
+            if end == len(arguments):
                 try:
                     return self._top.ordered(pairs, _FAST_RAW)  # type: ignore[no-any-return]
                 except (_Fault, _NeedExact, RecursionError):
@@ -1670,9 +1676,12 @@ class CompiledBinder:
         return BoundCall(kwargs, mode)
 
     def _bind(self, arguments: str | bytes | Mapping[str, object], provider: str | None) -> tuple[dict[str, object], str]:
-        if provider is None and type(arguments) is str and self._plain:
-            pairs = jsonparse.read_object(arguments)
-            if pairs is not None:
+        if provider is None and type(arguments) is str and self._plain and arguments.startswith("{"):
+            try:  # as in __call__
+                pairs, end = _READ_PLAIN(arguments, 0)
+            except (ValueError, StopIteration, RecursionError):
+                pairs, end = None, -1
+            if end == len(arguments):
                 try:
                     return self._top.ordered(pairs, _FAST_RAW), "wait"
                 except (_Fault, _NeedExact, RecursionError):
