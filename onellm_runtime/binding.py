@@ -1094,6 +1094,9 @@ def _namedtuple_maker(cls: type, names: tuple[str, ...]) -> _Maker | None:
     return _Maker("tuple", names, defaults)
 
 
+_GENERATED_INIT = "__create_fn__.<locals>.__init__"
+
+
 def _dataclass_maker(cls: type, record: Record, names: tuple[str, ...]) -> _Maker | None:
     import dataclasses
 
@@ -1101,13 +1104,15 @@ def _dataclass_maker(cls: type, record: Record, names: tuple[str, ...]) -> _Make
     params: Any = own.get("__dataclass_params__")
     init: Any = own.get("__init__")
     code: Any = getattr(init, "__code__", None)
-    # ``dataclass``'s generated ``__init__`` (compiled from text, so from "<string>"), not
-    # one the class body wrote (which dataclass keeps) nor one inherited.
+    # ``dataclass``'s generated ``__init__`` (compiled from text, so from "<string>", inside
+    # its ``__create_fn__``; ``co_qualname`` is 3.11+), not one the class body wrote (which
+    # dataclass keeps, even in a class itself compiled from a string) nor one inherited.
     if (
         params is None
         or not params.init
         or code is None
         or code.co_filename != "<string>"
+        or getattr(code, "co_qualname", _GENERATED_INIT) != _GENERATED_INIT
         or getattr(init, "__qualname__", None) != f"{cls.__qualname__}.__init__"
         or getattr(cls, "__new__") is not object.__new__
     ):

@@ -150,6 +150,20 @@ class Slotted:
     b: str = "s"
 
 
+# A class compiled from a string (as by exec) whose body writes an __init__ with exactly the
+# generated one's parameters: still the class's own __init__, so still called.
+_scope: dict[str, Any] = {"dataclass": dataclass}
+exec(
+    "@dataclass\n"
+    "class FromString:\n"
+    "    a: int\n"
+    "    def __init__(self, a: int) -> None:\n"
+    "        self.a = a + 1\n",
+    _scope,
+)
+FromString: type = _scope["FromString"]
+
+
 class Point(NamedTuple):
     x: int
     y: int = 0
@@ -174,6 +188,7 @@ KINDS = {
     PostInit: "positional",
     WithInitVar: "keywords",
     OwnInit: "keywords",
+    FromString: "keywords",
     Watched: "stores",
     OwnNew: "keywords",
     WithMeta: "keywords",
@@ -231,6 +246,7 @@ CASES: list[tuple[type, dict[str, object], dict[str, object]]] = [
     (WithInitVar, {"a": 3}, {"a": 3}),
     (OwnInit, {"a": 1, "b": "x"}, {"a": 1, "b": "x"}),
     (OwnInit, {"a": 1}, {"a": 1}),
+    (FromString, {"a": 1}, {"a": 1}),
     (Watched, {"a": 1, "b": "x"}, {"a": 1, "b": "x"}),
     (Watched, {"a": 1}, {"a": 1}),
     (OwnNew, {"a": 1}, {"a": 1}),
