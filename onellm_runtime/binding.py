@@ -59,6 +59,7 @@ Several faults are joined one per line; beyond ``MAX_REPORTED`` the text ends wi
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -921,7 +922,7 @@ def _no_ordered(v: Any, c: _Call) -> Any:  # replaced by the generated one
 class _Body:
     """The members of one closed object: a record, a union branch, or the tool's parameters."""
 
-    __slots__ = ("fields", "known", "build", "label", "owners", "mode", "fast", "ordered")
+    __slots__ = ("fields", "known", "build", "maker", "label", "owners", "mode", "fast", "ordered")
 
     def __init__(
         self,
@@ -930,6 +931,7 @@ class _Body:
         label: str | None = None,
         owners: Mapping[str, list[str]] | None = None,
         mode: Check | None = None,
+        maker: _Maker | None = None,
     ) -> None:
         self.fields = tuple(fields)
         known = {f.wire for f in fields}
@@ -937,6 +939,8 @@ class _Body:
             known.add(rules.INVOCATION_MODE)
         self.known: frozenset[str] = frozenset(known)
         self.build = build
+        #: How the generated fast paths construct the record (``build`` is the reference).
+        self.maker = maker or _KEYWORDS
         #: For a union branch: its tag, and which other branches own each foreign field.
         self.label = label
         self.owners = owners or {}
@@ -1025,6 +1029,118 @@ class _Body:
             return _BAD
 
 
+# --- constructing records ------------------------------------------------------------------
+
+
+class _Maker(NamedTuple):
+    """How the generated fast paths construct a record; every kind runs what the keyword
+    call ``cls(**kwargs)`` (the reference, ``_Body.bind``) would run, with the same result.
+
+    - ``keywords``: that call (any class the others do not cover);
+    - ``positional``: the same call with the leading parameters by position (``order``),
+      for a dataclass whose ``__init__`` is the generated one but which is frozen, has a
+      ``__post_init__`` or slots: the same ``__init__`` runs, without a keyword dict;
+    - ``stores``: a plain dataclass's generated ``__init__`` written out in the binder:
+      ``object.__new__(cls)``, then ``o.<name> = value`` for each name of ``order`` in the
+      order that ``__init__`` assigns them (the same ``STORE_ATTR``, so a custom
+      ``__setattr__`` or a descriptor field sees the same calls), an omitted parameter
+      taking its default or a fresh call of its default factory, and a ``field(init=False)``
+      with a factory its fresh call (one with a plain default is not assigned, as there);
+    - ``tuple``: a NamedTuple's generated ``__new__`` written out: ``tuple.__new__(cls, values)``
+      in ``order`` (its ``_fields``), an omitted one taking the ``__new__`` default.
+    """
+
+    kind: str
+    order: tuple[str, ...] = ()
+    #: name -> ("value", default) or ("factory", default_factory)
+    defaults: Mapping[str, tuple[str, Any]] = {}
+
+
+_KEYWORDS = _Maker("keywords")
+
+
+def _maker(record: Record) -> _Maker:
+    """The cheapest construction of ``record`` equivalent to its keyword call (see ``_Maker``)."""
+    cls = record.origin
+    if not isinstance(cls, type) or type(cls).__call__ is not type.__call__:
+        return _KEYWORDS  # a metaclass __call__ (or a generic alias, which sets __orig_class__)
+    names = tuple(f.name for f in record.fields)
+    if record.kind == "namedtuple":
+        return _namedtuple_maker(cls, names) or _KEYWORDS
+    if record.kind == "dataclass":
+        return _dataclass_maker(cls, record, names) or _KEYWORDS
+    return _KEYWORDS
+
+
+def _namedtuple_maker(cls: type, names: tuple[str, ...]) -> _Maker | None:
+    new: Any = cls.__new__
+    found: Any = getattr(new, "__globals__", None)
+    spots: dict[str, Any] = cast("dict[str, Any]", found) if isinstance(found, dict) else {}
+    code: Any = getattr(new, "__code__", None)
+    fields: Any = getattr(cls, "_fields", None)
+    # ``collections.namedtuple``'s own ``__new__`` (``lambda _cls, a, b: _tuple_new(_cls, (a, b))``),
+    # not one a subclass wrote, and no ``__init__`` run after it.
+    if (
+        spots.get("_tuple_new") is not _TUPLE_NEW
+        or code is None
+        or getattr(cls, "__init__") is not object.__init__
+        or fields != names
+        or tuple(code.co_varnames[1 : code.co_argcount]) != names
+        or code.co_kwonlyargcount
+    ):
+        return None
+    given: tuple[Any, ...] = new.__defaults__ or ()
+    defaults = {name: ("value", value) for name, value in zip(names[len(names) - len(given) :], given)}
+    return _Maker("tuple", names, defaults)
+
+
+_GENERATED_INIT = "__create_fn__.<locals>.__init__"
+
+
+def _dataclass_maker(cls: type, record: Record, names: tuple[str, ...]) -> _Maker | None:
+    import dataclasses
+
+    own = cls.__dict__
+    params: Any = own.get("__dataclass_params__")
+    init: Any = own.get("__init__")
+    code: Any = getattr(init, "__code__", None)
+    # ``dataclass``'s generated ``__init__`` (compiled from text, so from "<string>", inside
+    # its ``__create_fn__``; ``co_qualname`` is 3.11+), not one the class body wrote (which
+    # dataclass keeps, even in a class itself compiled from a string) nor one inherited.
+    if (
+        params is None
+        or not params.init
+        or code is None
+        or code.co_filename != "<string>"
+        or getattr(code, "co_qualname", _GENERATED_INIT) != _GENERATED_INIT
+        or getattr(init, "__qualname__", None) != f"{cls.__qualname__}.__init__"
+        or getattr(cls, "__new__") is not object.__new__
+    ):
+        return None
+    fields = dataclasses.fields(cls)
+    positional = tuple(code.co_varnames[1 : code.co_argcount])
+    keyword_only = tuple(code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount])
+    # The parameters are exactly the model's fields (an InitVar would be one more).
+    if sorted(positional + keyword_only) != sorted(names) or len(names) != len(set(names)):
+        return None
+    if params.frozen or hasattr(cls, "__post_init__") or "__slots__" in own:
+        return _Maker("positional", positional)
+    missing: Any = dataclasses.MISSING
+    defaults: dict[str, tuple[str, Any]] = {}
+    order: list[str] = []
+    for f in fields:
+        if f.default_factory is not missing:
+            defaults[f.name] = ("factory", f.default_factory)
+        elif f.default is not missing:
+            defaults[f.name] = ("value", f.default)
+        if f.init or f.default_factory is not missing:
+            order.append(f.name)
+    optional = {f.name for f in record.fields if not f.required}
+    if not optional <= defaults.keys() or not all(name.isidentifier() for name in order):
+        return None
+    return _Maker("stores", tuple(order), defaults)
+
+
 # --- generated fast paths ----------------------------------------------------------------
 #
 # A record's members are checked by straight-line code generated once per record: no loop
@@ -1042,17 +1158,15 @@ def _inline(spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str, bail: s
     if kind == "str":
         out.append(f"{pad}if type(x) is not str or (not x.isascii() and SURR(x) is not None): return {bail}")
     elif kind in ("int", "float"):
-        if kind == "int":
-            out.append(f"{pad}if type(x) is not int: return {bail}")
-        else:
-            out.append(f"{pad}if type(x) is not float or x - x != 0.0: return {bail}")
+        test = "type(x) is not int" if kind == "int" else "type(x) is not float or x - x != 0.0"
         lo, hi = spec[1], spec[2]
         if lo is not None:
             ns[f"LO{i}"] = lo
-            out.append(f"{pad}if x < LO{i}: return {bail}")
+            test += f" or x < LO{i}"
         if hi is not None:
             ns[f"HI{i}"] = hi
-            out.append(f"{pad}if x > HI{i}: return {bail}")
+            test += f" or x > HI{i}"
+        out.append(f"{pad}if {test}: return {bail}")
     elif kind == "bool":
         out.append(f"{pad}if x is not True and x is not False: return {bail}")
     elif kind == "table":
@@ -1083,7 +1197,9 @@ def _inline(spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str, bail: s
     return out
 
 
-def _build_lines(body: _Body, present: list[int], optional: list[int], pad: str, bail: str) -> list[str]:
+def _build_lines(
+    body: _Body, present: list[int], optional: list[int], pad: str, bail: str, ns: dict[str, Any]
+) -> list[str]:
     """Lines that return the built value from ``v<i>`` (``p<i>`` says whether optional ``i`` was given)."""
     import keyword
 
@@ -1094,13 +1210,48 @@ def _build_lines(body: _Body, present: list[int], optional: list[int], pad: str,
         out += [f"{pad}if p{i}: r[{names[i]!r}] = v{i}" for i in optional]
         out.append(f"{pad}return r")
         return out
+    maker = body.maker
+    if maker.kind in ("stores", "tuple"):
+        return _direct_lines(maker, names, optional, pad, bail, ns)
     if not optional and all(names[i].isidentifier() and not keyword.iskeyword(names[i]) for i in present):
-        call = "BUILD(" + ", ".join(f"{names[i]}=v{i}" for i in present) + ")"
+        given = {names[i]: f"v{i}" for i in present}
+        # Leading parameters by position: the same __init__ runs, without a keyword dict.
+        lead = list(itertools.takewhile(given.__contains__, maker.order))
+        args = [given[name] for name in lead] + [f"{name}={given[name]}" for name in given if name not in lead]
+        call = "BUILD(" + ", ".join(args) + ")"
     else:
         out.append(pad + "r = {" + ", ".join(f"{names[i]!r}: v{i}" for i in present) + "}")
         out += [f"{pad}if p{i}: r[{names[i]!r}] = v{i}" for i in optional]
         call = "BUILD(**r)"
     return out + [f"{pad}try:", f"{pad}    return {call}", f"{pad}except Exception:", f"{pad}    return {bail}"]
+
+
+def _direct_lines(
+    maker: _Maker, names: list[str], optional: list[int], pad: str, bail: str, ns: dict[str, Any]
+) -> list[str]:
+    """The body of a record's constructor, written out (see ``_maker``): the same values in
+    the same order, without a call frame and its keyword dict."""
+    index = {name: i for i, name in enumerate(names)}
+    values: list[str] = []
+    for j, attr in enumerate(maker.order):
+        i = index.get(attr)
+        fill_text = ""
+        default = maker.defaults.get(attr)
+        if default is not None:
+            how, fill = default
+            ns[f"D{j}"] = fill
+            fill_text = f"D{j}()" if how == "factory" else f"D{j}"
+        if i is None:  # not a parameter: a field(init=False) with a default factory
+            values.append(fill_text)
+        elif i in optional:
+            values.append(f"v{i} if p{i} else {fill_text}")
+        else:
+            values.append(f"v{i}")
+    if maker.kind == "tuple":
+        body = [f"return TNEW(BUILD, ({', '.join(values)}{',' if len(values) == 1 else ''}))"]
+    else:
+        body = ["o = NEW(BUILD)", *(f"o.{attr} = {v}" for attr, v in zip(maker.order, values)), "return o"]
+    return [f"{pad}try:", *(f"{pad}    {line}" for line in body), f"{pad}except Exception:", f"{pad}    return {bail}"]
 
 
 def _generate(body: _Body, wrong_kind: Check | None) -> Any:
@@ -1119,6 +1270,8 @@ def _generate(body: _Body, wrong_kind: Check | None) -> Any:
         "generic": body.bind,
         "SURR": _SURROGATE.search,
         "BUILD": body.build,
+        "NEW": object.__new__,
+        "TNEW": _TUPLE_NEW,
         "KNOWN": frozenset(f.wire for f in body.fields),
         "DUPS": _duplicates,
         "WRONG": wrong_kind,
@@ -1152,7 +1305,7 @@ def _generate(body: _Body, wrong_kind: Check | None) -> Any:
             pad += "    "
         lines += _inline(f.spec, i, ns, pad)
     required = [i for i in range(n) if i not in optional]
-    lines += _build_lines(body, required, optional, "    ", "generic(d, c)")
+    lines += _build_lines(body, required, optional, "    ", "generic(d, c)", ns)
     # -- over the raw pairs -------------------------------------------------------------------
     if wrong_kind is not None:
         lines += [
@@ -1179,38 +1332,44 @@ def _generate(body: _Body, wrong_kind: Check | None) -> Any:
     if n == 0:
         lines += ["    return slow(v, c)"]
     else:
-        lines += [
-            "    if type(v) is not tuple or not c.raw or c.collect: return slow(v, c)",
-            "    m = len(v)",
-            f"    if not {least} <= m <= {n}: return slow(v, c)",
-        ]
+        lines.append("    if type(v) is not tuple or not c.raw or c.collect: return slow(v, c)")
+        # Every member given (what a strict-mode model always sends): one unpacking.
+        lines.append(f"    if len(v) == {n}:")
+        lines.append("        " + ", ".join(f"(k{i}, x{i})" for i in range(n)) + (", = v" if n == 1 else " = v"))
+        keys = " or ".join(f"k{i} != {f.wire!r}" for i, f in enumerate(body.fields))
+        lines.append(f"        if {keys}: return slow(v, c)")
         for i, f in enumerate(body.fields):
-            pad = "    "
-            if i >= least:
-                lines.append(f"    if m > {i}:")
-                pad = "        "
-            lines.append(f"{pad}k, x = v[{i}]")
-            lines.append(f"{pad}if k != {f.wire!r}: return slow(v, c)")
-            if f.nullable:
-                lines.append(f"{pad}if x is None: v{i} = None")
-                lines.append(f"{pad}else:")
-                lines += _inline(f.spec, i, ns, pad + "    ", "slow(v, c)")
-            else:
-                if not f.required:
-                    lines.append(f"{pad}if x is None: return slow(v, c)")  # null may mean "not given"
-                lines += _inline(f.spec, i, ns, pad, "slow(v, c)")
-        tail = list(range(least, n))
-        if tail:
-            lines.append(f"    if m == {n}:")
-            lines += _build_lines(body, list(range(n)), [], "        ", "slow(v, c)")
+            lines += _member_lines(f, i, ns, "        ", f"x = x{i}")
+        lines += _build_lines(body, list(range(n)), [], "        ", "slow(v, c)", ns)
+        if least == n:
+            lines.append("    return slow(v, c)")
+        else:  # some optional members left out at the end
+            lines += ["    m = len(v)", f"    if not {least} <= m < {n}: return slow(v, c)"]
+            for i, f in enumerate(body.fields[: n - 1]):
+                pad = "    "
+                if i >= least:
+                    lines.append(f"    if m > {i}:")
+                    pad = "        "
+                lines += [f"{pad}k, x = v[{i}]", f"{pad}if k != {f.wire!r}: return slow(v, c)"]
+                lines += _member_lines(f, i, ns, pad, None)
+            tail = list(range(least, n))
             lines += [f"    p{i} = m > {i}" for i in tail]
-            lines += _build_lines(body, list(range(least)), tail, "    ", "slow(v, c)")
-        else:
-            lines += _build_lines(body, list(range(n)), [], "    ", "slow(v, c)")
+            lines += _build_lines(body, list(range(least)), tail, "    ", "slow(v, c)", ns)
     exec("\n".join(lines), ns)
     if wrong_kind is None:
         body.ordered = ns["ordered"]
     return ns["fast"] if wrong_kind is not None else ns["fastd"]
+
+
+def _member_lines(f: _Field, i: int, ns: dict[str, Any], pad: str, load: str | None) -> list[str]:
+    """Lines of an ordered fast path that check member ``i``'s value ``x`` (after ``load``) into ``v<i>``."""
+    lines = [] if load is None else [pad + load]
+    if f.nullable:
+        lines += [f"{pad}if x is None: v{i} = None", f"{pad}else:"]
+        return lines + _inline(f.spec, i, ns, pad + "    ", "slow(v, c)")
+    if not f.required:
+        lines.append(f"{pad}if x is None: return slow(v, c)")  # null may mean "not given"
+    return lines + _inline(f.spec, i, ns, pad, "slow(v, c)")
 
 
 def _record_check(body: _Body, expect: str) -> Check:
@@ -1402,11 +1561,14 @@ class _Compiler:
         owners: Mapping[str, list[str]] | None = None,
     ) -> _Body:
         build: Callable[..., Any] | None = None
+        maker = _KEYWORDS
         if record.kind != "typeddict":
             build = record.origin if callable(record.origin) else None
             if build is None:
                 build = _plain_dict
-        return _Body(self._fields(record, tag), build, None if tag is None else tag[1], owners)
+            else:
+                maker = _maker(record)
+        return _Body(self._fields(record, tag), build, None if tag is None else tag[1], owners, maker=maker)
 
     def _union(self, node: UnionType, explicit: str | None, nullable: bool) -> Check:
         found = rules.find_discriminator(node, explicit)
@@ -1469,6 +1631,10 @@ def _objectify(v: Any, c: _Call) -> Any:
 
 
 _RAW = (str, bytes, bytearray, memoryview)
+#: The scanner ``jsonparse.read_object`` runs: objects as pairs, floats as float, no NaN.
+_READ_PLAIN: Callable[[str, int], Any] = jsonparse.PLAIN_SCANNER
+#: ``tuple.__new__``, typed for pyright (its stub leaves the item type unknown).
+_TUPLE_NEW: Callable[..., Any] = getattr(tuple, "__new__")
 #: The state of a fast pass over a raw document, shared by every such call: a fast pass
 #: never writes to it (a fault raises before any bookkeeping; only a tool with an
 #: invocation mode records one, and those tools do not use it).
@@ -1495,10 +1661,14 @@ class CompiledBinder:
         self._decoder: Any = _MISSING
 
     def __call__(self, arguments: str | bytes | Mapping[str, object], provider: str | None = None) -> dict[str, object]:
-        if provider is None and type(arguments) is str and self._plain:
-            # The common case, without the general loop's bookkeeping: a valid raw document.
-            pairs = jsonparse.read_object(arguments)
-            if pairs is not None:
+        if provider is None and type(arguments) is str and self._plain and arguments.startswith("{"):
+            # The common case, without the general loop's bookkeeping: a valid raw document,
+            # exactly one object (``jsonparse.read_object``, written out: this is per call).
+            try:
+                pairs, end = _READ_PLAIN(arguments, 0)
+            except (ValueError, StopIteration, RecursionError):
+                pairs, end = None, -1  # the general path gives the verdict
+            if end == len(arguments):
                 try:
                     return self._top.ordered(pairs, _FAST_RAW)  # type: ignore[no-any-return]
                 except (_Fault, _NeedExact, RecursionError):
@@ -1511,9 +1681,12 @@ class CompiledBinder:
         return BoundCall(kwargs, mode)
 
     def _bind(self, arguments: str | bytes | Mapping[str, object], provider: str | None) -> tuple[dict[str, object], str]:
-        if provider is None and type(arguments) is str and self._plain:
-            pairs = jsonparse.read_object(arguments)
-            if pairs is not None:
+        if provider is None and type(arguments) is str and self._plain and arguments.startswith("{"):
+            try:  # as in __call__
+                pairs, end = _READ_PLAIN(arguments, 0)
+            except (ValueError, StopIteration, RecursionError):
+                pairs, end = None, -1
+            if end == len(arguments):
                 try:
                     return self._top.ordered(pairs, _FAST_RAW), "wait"
                 except (_Fault, _NeedExact, RecursionError):

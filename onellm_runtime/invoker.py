@@ -74,7 +74,7 @@ class _LoopClock:
 class _Prepared:
     """What the invoker derives once per tool model: its binder, its result converter, its facts."""
 
-    __slots__ = ("binder", "convert", "context_params", "token_params", "name", "inline")
+    __slots__ = ("binder", "convert", "context_params", "token_params", "name", "inline", "private")
 
     def __init__(self, tool: Tool[..., Any]) -> None:
         model = tool.model
@@ -86,6 +86,13 @@ class _Prepared:
         #: An ``async def`` without a timeout runs in the caller's task: nothing to race it
         #: against, and the caller's cancellation reaches it directly.
         self.inline = tool.is_async and not tool.timeout_seconds > 0
+        #: Inline, and no parameter takes the context or the token: a call needs no context
+        #: unless the caller hands one in (or the call becomes a job).
+        self.private = self.inline and not self.context_params and not self.token_params
+
+
+#: Return values that cannot be awaitable (``inspect.isawaitable`` asks an ABC, which costs more).
+_NEVER_AWAITABLE = frozenset({type(None), str, int, float, bool, dict, list, tuple, bytes})
 
 
 def _seconds(timeout: float) -> str:
@@ -178,9 +185,7 @@ class ToolInvoker:
     ) -> ToolResult:
         """Run one call; never raises for bad arguments or the tool's own failure."""
         prepared = self._prepare(tool)
-        if context is None:
-            context = ToolContext(services=self.services, clock=self.clock, tool_name=prepared.name)
-        elif not context.tool_name:
+        if context is not None and not context.tool_name:
             context.tool_name = prepared.name
         try:
             kwargs, mode = prepared.binder._bind(arguments, provider)  # pyright: ignore[reportPrivateUsage]
@@ -188,20 +193,27 @@ class ToolInvoker:
             return self._failure(str(e), context)
         if tool.requires_approval and not approved:
             return self._failure(f"Tool '{prepared.name}' requires approval.", context)
-        for name in prepared.context_params:
-            kwargs[name] = context
-        for name in prepared.token_params:
-            kwargs[name] = context.cancellation
-        if mode == "background":
-            return await self._background(tool, kwargs, context, prepared)
-        if not prepared.inline:
-            return await self._run(tool, kwargs, context, prepared)
+        if context is None and (not prepared.private or mode == "background"):
+            context = ToolContext(services=self.services, clock=self.clock, tool_name=prepared.name)
+        if context is not None:
+            for name in prepared.context_params:
+                kwargs[name] = context
+            for name in prepared.token_params:
+                kwargs[name] = context.cancellation
+            if mode == "background":
+                return await self._background(tool, kwargs, context, prepared)
+            if not prepared.inline:
+                return await self._run(tool, kwargs, context, prepared)
+        # An async tool without a timeout, in the caller's task. Without a context of the
+        # caller's and with no parameter to receive one, no context is made: nothing could
+        # reach it (no cost line can be added, no one can read its token).
         try:
             value = await tool.call_with(kwargs)
-            if inspect.isawaitable(value):
+            if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):
                 value = await value
         except asyncio.CancelledError:
-            context.cancellation.cancel()
+            if context is not None:
+                context.cancellation.cancel()
             raise
         except Exception as e:
             return self._failure(f"Tool '{prepared.name}' failed: {_describe(e)}", context)
@@ -289,7 +301,9 @@ class ToolInvoker:
             return self._failure(f"Tool '{tool.name}' failed: {_describe(error)}", context)
         return self._finish(tool, task.result(), context, prepared)
 
-    def _finish(self, tool: Tool[..., Any], value: object, context: ToolContext, prepared: _Prepared) -> ToolResult:
+    def _finish(
+        self, tool: Tool[..., Any], value: object, context: ToolContext | None, prepared: _Prepared
+    ) -> ToolResult:
         """The result of a call that returned ``value`` (the Results table; costs attached)."""
         try:
             converted = prepared.convert(value)
@@ -297,10 +311,11 @@ class ToolInvoker:
             return self._failure(
                 f"Tool '{prepared.name}' failed: its result cannot be converted: {_describe(e)}", context
             )
+        costs = [] if context is None else context.costs
         if isinstance(converted, ToolResult):
-            return replace(converted, parts=list(converted.parts), costs=[*converted.costs, *context.costs])
+            return replace(converted, parts=list(converted.parts), costs=[*converted.costs, *costs])
         typed = value if tool.ends_loop else None
-        return ToolResult(converted, False, None, typed, list(context.costs))
+        return ToolResult(converted, False, None, typed, list(costs))
 
     async def _call(
         self, tool: Tool[..., Any], kwargs: dict[str, object], token: CancellationToken, loop: asyncio.AbstractEventLoop
@@ -337,5 +352,5 @@ class ToolInvoker:
         return await future
 
     @staticmethod
-    def _failure(message: str, context: ToolContext) -> ToolResult:
-        return ToolResult.failure(message, list(context.costs))
+    def _failure(message: str, context: ToolContext | None) -> ToolResult:
+        return ToolResult.failure(message, None if context is None else list(context.costs))

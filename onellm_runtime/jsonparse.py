@@ -80,6 +80,8 @@ def _decode(doc: bytes | bytearray | memoryview) -> str:
 
 
 _PLAIN = _SCANNERS[False, False]
+#: The scanner of ``read_object`` (a binder's per-call fast path calls it directly).
+PLAIN_SCANNER: _Scan = _PLAIN
 
 
 def read_object(text: str) -> Pairs | None:

@@ -450,3 +450,37 @@ def test_invocation_mode_wait_runs_inline_and_background_answers_a_job_handle() 
     assert started.parts == [JsonPart({"job": "job-1", "status": "running"})] and not started.is_error
     bad = run(lambda: invoker.invoke(build_index, '{"path": "src", "invocationMode": "soon"}'))
     assert bad.error == 'Argument \'invocationMode\' must be one of: wait, background; got "soon".'
+
+
+# --- the inline path without a context of the caller's ---------------------------------------------
+
+
+@tool
+async def echo_async(text: str) -> str:
+    return text
+
+
+@tool
+async def returns_awaitable(text: str):  # type: ignore[no-untyped-def]  # unannotated: written by its own type
+    return asyncio.sleep(0, result=text.upper())  # awaited too, as a sync tool's awaitable is
+
+
+def test_an_async_tool_without_context_gives_what_it_gives_with_one() -> None:
+    # No context is made for a call that could not reach it: the results must not show it.
+    for t, arguments in ((echo_async, '{"text": "hi"}'), (fails, '{"message": "no"}'), (echo_async, '{"text": 1}')):
+        alone = run(lambda: ToolInvoker().invoke(t, arguments))
+        given = run(lambda: ToolInvoker().invoke(t, arguments, ToolContext()))
+        assert alone == given
+        assert alone.costs == []
+
+
+def test_an_awaitable_returned_by_an_async_tool_is_awaited() -> None:
+    result = run(lambda: ToolInvoker().invoke(returns_awaitable, '{"text": "hi"}'))
+    assert not result.is_error and result.text == "HI"
+
+
+def test_a_context_of_the_callers_gets_the_tools_name_on_the_inline_path() -> None:
+    context = ToolContext()
+    result = run(lambda: ToolInvoker().invoke(echo_async, '{"text": "hi"}', context))
+    assert result == ToolResult([TextPart("hi")], False, None, None, [])
+    assert context.tool_name == echo_async.name
