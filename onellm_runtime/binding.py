@@ -1105,14 +1105,15 @@ def _dataclass_maker(cls: type, record: Record, names: tuple[str, ...]) -> _Make
     init: Any = own.get("__init__")
     code: Any = getattr(init, "__code__", None)
     # ``dataclass``'s generated ``__init__`` (compiled from text, so from "<string>", inside
-    # its ``__create_fn__``; ``co_qualname`` is 3.11+), not one the class body wrote (which
-    # dataclass keeps, even in a class itself compiled from a string) nor one inherited.
+    # its ``__create_fn__``), not one the class body wrote (which dataclass keeps, even in a
+    # class itself compiled from a string) nor one inherited. Only ``co_qualname`` (3.11+)
+    # tells the last two apart, so 3.10 keeps the keyword call.
     if (
         params is None
         or not params.init
         or code is None
         or code.co_filename != "<string>"
-        or getattr(code, "co_qualname", _GENERATED_INIT) != _GENERATED_INIT
+        or getattr(code, "co_qualname", None) != _GENERATED_INIT
         or getattr(init, "__qualname__", None) != f"{cls.__qualname__}.__init__"
         or getattr(cls, "__new__") is not object.__new__
     ):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 from dataclasses import InitVar, dataclass, field
 from typing import Any, ClassVar, NamedTuple, Optional
 
@@ -211,7 +212,10 @@ def one_tool(cls: type) -> Tool[..., Any]:
 
 @pytest.mark.parametrize("cls", list(KINDS), ids=lambda c: c.__name__)
 def test_the_construction_chosen(cls: type) -> None:
-    assert _maker(record_of(cls)).kind == KINDS[cls]
+    expected = KINDS[cls]
+    if expected in ("stores", "positional") and dataclasses.is_dataclass(cls) and sys.version_info < (3, 11):
+        expected = "keywords"  # no co_qualname: a generated __init__ cannot be told from a written one
+    assert _maker(record_of(cls)).kind == expected
 
 
 def state(obj: object) -> object:
