@@ -95,6 +95,11 @@ def _occurrences(owner: object, name: str) -> Iterator[Values]:
 
 
 def _function_annotation(fn: object, name: str) -> tuple[ast.expr, _Module] | None:
+    for _ in range(_MAX_HOPS):  # a decorated function: its source is the wrapped one's
+        wrapped: object = getattr(fn, "__wrapped__", None)
+        if wrapped is None:
+            break
+        fn = wrapped
     raw: object = getattr(fn, "__annotations__", {}).get(name)
     module = _Module.of(getattr(fn, "__module__", None), getattr(fn, "__globals__", None))
     if isinstance(raw, str):  # from __future__ import annotations: the string is the source
@@ -356,12 +361,14 @@ class _Walk:
             return
         if _is(module, expr.value, _ANNOTATED, "Annotated"):
             elts = elts[:1]  # the metadata is no type
+        elif typing.get_origin(module.resolve(expr.value)) is not None:
+            yield from self._expr(expr.value, module)  # a generic alias given arguments: its body first
         for elt in elts:
             yield from self._expr(elt, module)
 
     def _alias(self, expr: ast.Name | ast.Attribute, module: _Module) -> Iterator[Values]:
         """Follow a name to the module-level alias it names, if it names one."""
-        if self.hops >= _MAX_HOPS:
+        if self.hops >= _MAX_HOPS or not _may_hold_literals(module.resolve(expr)):
             return
         if isinstance(expr, ast.Attribute):  # ``tb.Choice``: a name in another module
             owner = module.resolve(expr.value)
@@ -389,6 +396,18 @@ class _Walk:
         value: object = getattr(stmt, "value", None)
         if isinstance(value, ast.expr):
             yield from self._expr(value, module)
+
+
+def _may_hold_literals(value: object) -> bool:
+    """A name worth following: an alias (``Optional[...]``, a NewType, ``type X = ...``), or
+    one not known at runtime. Not a class, a module or a typing special form (``Any``)."""
+    if value is None or isinstance(value, str):
+        return True
+    if isinstance(value, (type, type(sys))):
+        return False
+    return typing.get_origin(value) is not None or any(
+        hasattr(value, a) for a in ("__supertype__", "__value__")
+    )
 
 
 def _is(module: _Module, expr: ast.expr, objects: tuple[object, ...], name: str) -> bool:

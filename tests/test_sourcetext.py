@@ -205,3 +205,30 @@ def test_typeddict_base_docstring_without_orig_bases(tmp_path: Path) -> None:
     )
     props = m.use.input_schema["properties"]["child"]["properties"]
     assert json.dumps(props) == json.dumps({"key": {"type": "string", "description": "The key."}, "more": {"type": "integer"}})
+
+
+def test_names_are_followed_to_aliases_newtypes_and_generic_aliases(tmp_path: Path) -> None:
+    m = _load(
+        tmp_path,
+        """
+        from typing import Any, Dict, List, NewType, Optional, Literal, TypeVar, Union
+        from onellm_runtime import tool
+
+        T = TypeVar("T")
+        Table = Dict[str, T]
+        Level = NewType("Level", Optional[Literal["lo", "hi"]])
+        Spelled = Union[Literal["lo", "hi"], None]
+
+        @tool
+        def first(a: Optional[Literal["hi", "lo"]], b: Union[Literal["hi", "lo"], None]) -> str:
+            return ""
+
+        @tool
+        def second(level: Level, spelled: Spelled, table: Table[Optional[Literal["lo", "hi"]]]) -> str:
+            return ""
+        """,
+    )
+    assert _enum(m.first, "a") == ["hi", "lo", None]
+    assert _enum(m.second, "level") == ["lo", "hi", None]
+    assert _enum(m.second, "spelled") == ["lo", "hi", None]
+    assert _enum(m.second, "table", "additionalProperties") == ["lo", "hi", None]
