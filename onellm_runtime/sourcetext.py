@@ -7,12 +7,14 @@ Two things the static side reads from the source are lost at runtime:
   the equality of their arguments, and ``Literal["a", "b"] == Literal["b", "a"]``. So
   ``Optional[Literal["b", "a"]]`` evaluated after ``Optional[Literal["a", "b"]]`` anywhere in
   the process *is* the first object, and its ``enum`` would come out ``["a", "b"]`` while the
-  user (and mypy) wrote ``["b", "a"]`` (CPython issue #103749). A schema must not depend on
-  what else the process imported, so the written order is read from the annotation's source:
-  :class:`Origin` names where an annotation was written (a function's parameter or return, a
-  record's field) and hands out, in walk order, the value tuples of the ``Literal[...]``
-  written there, following names to module-level aliases (``X = ...``, ``X: TypeAlias =
-  ...``, ``type X = ...``, ``from m import X``, ``m.X``) a few hops deep.
+  user (and mypy) wrote ``["b", "a"]`` (CPython issue #103749). ``Union[A, B] == Union[B, A]``
+  as well, so a union's members (a record union's ``anyOf``) lose their order the same way.
+  A schema must not depend on what else the process imported, so the written order is read
+  from the annotation's source: :class:`Origin` names where an annotation was written (a
+  function's parameter or return, a record's field) and hands out, in walk order, the value
+  tuples of the ``Literal[...]`` and the (flattened, evaluated) members of the unions written
+  there, following names to module-level aliases (``X = ...``, ``X: TypeAlias = ...``,
+  ``type X = ...``, ``from m import X``, ``m.X``) a few hops deep.
 - **The bases of a ``typing.TypedDict`` subclass on Python 3.10/3.11**, which keeps neither
   ``__orig_bases__`` nor its bases in ``__bases__`` (:func:`class_bases`).
 
@@ -28,6 +30,7 @@ import ast
 import builtins
 import linecache
 import sys
+import types
 import typing
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
@@ -54,13 +57,19 @@ class Origin:
     """Where one annotation was written: parameter ``name`` (or ``"return"``) of a function,
     or field ``name`` of a record class. Its source is read only when first asked."""
 
-    __slots__ = ("owner", "name", "_written", "_last")
+    __slots__ = ("owner", "name", "_walk", "_last_values", "_last_members")
 
     def __init__(self, owner: object, name: str) -> None:
         self.owner = owner
         self.name = name
-        self._written: list[Values] | None = None
-        self._last: dict[frozenset[tuple[type, object]], Values] = {}
+        self._walk: _Walk | None = None
+        self._last_values: dict[frozenset[tuple[type, object]], Values] = {}
+        self._last_members: list[Values] = []
+
+    def _walked(self) -> _Walk:
+        if self._walk is None:
+            self._walk = _walk(self.owner, self.name)
+        return self._walk
 
     def written_order(self, args: Values) -> Values:
         """``args`` (a Literal's values) in the order of the next Literal written here with
@@ -70,28 +79,49 @@ class Origin:
             key = _key(args)
         except TypeError:  # an unhashable value: typing refuses it anyway
             return args
-        if self._written is None:
-            self._written = list(_occurrences(self.owner, self.name))
-        for i, values in enumerate(self._written):
+        literals = self._walked().literals
+        for i, values in enumerate(literals):
             if _key(values) == key:
-                del self._written[i]
-                self._last[key] = values
+                del literals[i]
+                self._last_values[key] = values
                 break
-        written = self._last.get(key)
+        written = self._last_values.get(key)
         if written is None:
             return args
         rank = {(type(v), v): i for i, v in enumerate(written)}
         return tuple(sorted(args, key=lambda v: rank[(type(v), v)]))
 
+    def written_members(self, args: Values) -> Values:
+        """``args`` (a union's members, as typing flattened them) in the order of the next
+        union written here with the same members, as ``written_order`` does for values."""
+        unions = self._walked().unions
+        written = next((u for u in unions if _same_members(u, args)), None)
+        if written is not None:
+            unions.remove(written)
+            self._last_members.append(written)
+        else:
+            written = next((u for u in reversed(self._last_members) if _same_members(u, args)), None)
+        if written is None:
+            return args
+        order = written
+        return tuple(sorted(args, key=lambda a: next(i for i, m in enumerate(order) if m == a)))
+
+
+def _same_members(written: Values, args: Values) -> bool:
+    """The same members, compared as typing compares them (by equality, in any order)."""
+    return len(written) == len(args) and all(any(a == m for m in written) for a in args)
+
 
 # -- where an annotation is written
 
 
-def _occurrences(owner: object, name: str) -> Iterator[Values]:
+def _walk(owner: object, name: str) -> _Walk:
+    """The Literals and unions written where the annotation was (none without source)."""
+    walk = _Walk()
     found = _function_annotation(owner, name) if not isinstance(owner, type) else _field_annotation(owner, name, 0)
     if found is not None:
-        expr, module = found
-        yield from _Walk(module).literals(expr)
+        walk.expr(*found)
+    return walk
 
 
 def _function_annotation(fn: object, name: str) -> tuple[ast.expr, _Module] | None:
@@ -311,6 +341,15 @@ class _Module:
             return getattr(owner, expr.attr, None) if owner is not None else None
         return None
 
+    def evaluate(self, expr: ast.expr) -> object:
+        """A type expression's value in this module (``_UNKNOWN`` when it cannot be had), as
+        ``get_type_hints`` evaluates an annotation."""
+        try:
+            code = compile(ast.Expression(body=expr), "<annotation>", "eval")
+            return eval(code, cast("dict[str, Any]", self.globals))
+        except Exception:  # a name only a class body or TYPE_CHECKING import knows
+            return _UNKNOWN
+
     def imported(self, stmt: ast.ImportFrom) -> _Module | None:
         """The module a ``from ... import`` statement of this module reads from."""
         name = stmt.module or ""
@@ -325,77 +364,135 @@ class _Module:
 
 
 class _Walk:
-    """The ``Literal[...]`` value tuples of one annotation, in the order lowering meets them."""
+    """The ``Literal[...]`` value tuples and the unions' members (each flattened, as typing
+    flattens them, and evaluated) of one annotation, in the order lowering meets them."""
 
-    def __init__(self, module: _Module) -> None:
-        self.module = module
+    def __init__(self) -> None:
+        self.literals: list[Values] = []
+        self.unions: list[Values] = []
         self.hops = 0
 
-    def literals(self, expr: ast.expr) -> Iterator[Values]:
-        yield from self._expr(expr, self.module)
-
-    def _expr(self, expr: ast.expr, module: _Module) -> Iterator[Values]:
+    def expr(self, expr: ast.expr, module: _Module) -> None:
         if isinstance(expr, ast.Constant) and isinstance(expr.value, str):  # a forward reference
             parsed = _parse(expr.value)
             if parsed is not None:
-                yield from self._expr(parsed, module)
+                self.expr(parsed, module)
+        elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr) or _is_union(expr, module):
+            self._union(expr, module)
         elif isinstance(expr, ast.Subscript):
-            yield from self._subscript(expr, module)
-        elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
-            yield from self._expr(expr.left, module)
-            yield from self._expr(expr.right, module)
+            self._subscript(expr, module)
         elif isinstance(expr, (ast.Tuple, ast.List)):
             for elt in expr.elts:
-                yield from self._expr(elt, module)
+                self.expr(elt, module)
         elif isinstance(expr, ast.Call) and len(expr.args) == 2 and _is(module, expr.func, _NEWTYPES, "NewType"):
-            yield from self._expr(expr.args[1], module)
+            self.expr(expr.args[1], module)
         elif isinstance(expr, (ast.Name, ast.Attribute)):
-            yield from self._alias(expr, module)
+            found = self._alias(expr, module)
+            if found is not None:
+                self.expr(*found)
 
-    def _subscript(self, expr: ast.Subscript, module: _Module) -> Iterator[Values]:
-        elts = list(expr.slice.elts) if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+    def _subscript(self, expr: ast.Subscript, module: _Module) -> None:
+        elts = _elements(expr)
         if _is(module, expr.value, _LITERALS, "Literal"):
             values = _literal_values(elts, module)
             if values is not None:
-                yield values
+                self.literals.append(values)
             return
         if _is(module, expr.value, _ANNOTATED, "Annotated"):
             elts = elts[:1]  # the metadata is no type
         elif typing.get_origin(module.resolve(expr.value)) is not None:
-            yield from self._expr(expr.value, module)  # a generic alias given arguments: its body first
+            self.expr(expr.value, module)  # a generic alias given arguments: its body first
         for elt in elts:
-            yield from self._expr(elt, module)
+            self.expr(elt, module)
 
-    def _alias(self, expr: ast.Name | ast.Attribute, module: _Module) -> Iterator[Values]:
-        """Follow a name to the module-level alias it names, if it names one."""
+    def _union(self, expr: ast.expr, module: _Module) -> None:
+        """A union: its members in the order written (then each member walked)."""
+        leaves: list[tuple[ast.expr, _Module]] = []
+        self._flatten(expr, module, leaves)
+        if sum(1 for e, _ in leaves if not _is_none(e)) >= 2:
+            members: list[object] = []
+            for leaf, home in leaves:
+                value = type(None) if _is_none(leaf) else home.evaluate(leaf)
+                if value is _UNKNOWN:
+                    break
+                if not any(value == m for m in members):
+                    members.append(value)
+            else:
+                self.unions.append(tuple(members))
+        for leaf, home in leaves:
+            self.expr(leaf, home)
+
+    def _flatten(self, expr: ast.expr, module: _Module, out: list[tuple[ast.expr, _Module]]) -> None:
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+            parsed = _parse(expr.value)
+            if parsed is not None:
+                self._flatten(parsed, module, out)
+                return
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
+            self._flatten(expr.left, module, out)
+            self._flatten(expr.right, module, out)
+        elif isinstance(expr, ast.Subscript) and _is_union(expr, module):
+            for elt in _elements(expr):
+                self._flatten(elt, module, out)
+            if _is(module, expr.value, (typing.Optional,), "Optional"):
+                out.append((ast.Constant(value=None), module))
+        elif isinstance(expr, (ast.Name, ast.Attribute)) and typing.get_origin(module.resolve(expr)) in _UNIONS:
+            found = self._alias(expr, module)  # an alias of a union: typing flattens it in
+            if found is not None:
+                self._flatten(*found, out)
+            else:
+                out.append((expr, module))
+        else:
+            out.append((expr, module))
+
+    def _alias(self, expr: ast.Name | ast.Attribute, module: _Module) -> tuple[ast.expr, _Module] | None:
+        """The expression of the module-level alias a name stands for, if it names one."""
         if self.hops >= _MAX_HOPS or not _may_hold_literals(module.resolve(expr)):
-            return
+            return None
         if isinstance(expr, ast.Attribute):  # ``tb.Choice``: a name in another module
             owner = module.resolve(expr.value)
             name = getattr(owner, "__name__", None)
             if not isinstance(owner, type(sys)) or not isinstance(name, str):
-                return
+                return None
             other = _Module.of(name, None)
-            if other is not None:
-                self.hops += 1
-                yield from self._name(expr.attr, other)
-            return
+            if other is None:
+                return None
+            self.hops += 1
+            return self._name(expr.attr, other)
         self.hops += 1
-        yield from self._name(expr.id, module)
+        return self._name(expr.id, module)
 
-    def _name(self, name: str, module: _Module) -> Iterator[Values]:
+    def _name(self, name: str, module: _Module) -> tuple[ast.expr, _Module] | None:
         tree = module.tree
         stmt = tree.names.get(name) if tree is not None else None
         if isinstance(stmt, ast.ImportFrom):
             source = module.imported(stmt)
             original = next((a.name for a in stmt.names if (a.asname or a.name) == name), name)
-            if source is not None and self.hops < _MAX_HOPS:
-                self.hops += 1
-                yield from self._name(original, source)
-            return
+            if source is None or self.hops >= _MAX_HOPS:
+                return None
+            self.hops += 1
+            return self._name(original, source)
         value: object = getattr(stmt, "value", None)
-        if isinstance(value, ast.expr):
-            yield from self._expr(value, module)
+        return (value, module) if isinstance(value, ast.expr) else None
+
+
+_UNIONS: tuple[object, ...] = (typing.Union, types.UnionType)
+_UNKNOWN: Any = object()
+
+
+def _elements(expr: ast.Subscript) -> list[ast.expr]:
+    return list(expr.slice.elts) if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+
+
+def _is_none(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value is None
+
+
+def _is_union(expr: ast.expr, module: _Module) -> bool:
+    """``Union[...]`` or ``Optional[...]`` (``X | Y`` is a BinOp)."""
+    return isinstance(expr, ast.Subscript) and (
+        _is(module, expr.value, (typing.Union,), "Union") or _is(module, expr.value, (typing.Optional,), "Optional")
+    )
 
 
 def _may_hold_literals(value: object) -> bool:

@@ -213,7 +213,7 @@ class _Lowering:
         if origin in _ANNOTATED:
             return self._annotated(typing.get_args(tp)[0], tp.__metadata__)  # type: ignore[attr-defined]
         if origin in _UNIONS:
-            return self._union(args)
+            return self._union(self._written_members(tp, args))
         if origin in _LITERALS:
             return self._literal(self._written(tp, args))
         if origin in _TD_WRAPPERS:
@@ -260,17 +260,33 @@ class _Lowering:
         """
         if tp is self.root or sum(1 for a in args if a is not None) < 2:
             return args
+        origin = self._origin()
+        return args if origin is None else origin.written_order(args)
+
+    def _written_members(self, tp: object, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A union's members in the order the source wrote them.
+
+        Union equality ignores order too, so ``Optional[A | B]`` may be the cached
+        ``Optional[B | A]``; only an ``A | B`` written as the annotation itself is never cached.
+        """
+        if sum(1 for a in args if a is not type(None)) < 2 or (tp is self.root and isinstance(tp, types.UnionType)):
+            return args
+        origin = self._origin()
+        return args if origin is None else origin.written_members(args)
+
+    def _origin(self) -> Origin | None:
+        """Where the annotation being lowered was written, read from now on (see _written)."""
         if not self.in_field:
             self.contextual = True
         if self.site is None:
-            return args
+            return None
         key = (id(self.site[0]), self.site[1])
         origin = self.origins.get(key)
         if origin is None:
             from .sourcetext import Origin  # only now: the common path reads no source
 
             origin = self.origins[key] = Origin(*self.site)
-        return origin.written_order(args)
+        return origin
 
     def _substituted(self, arg: object) -> TypeNode:
         """A record's type argument, lowered where it was written."""

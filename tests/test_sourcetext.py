@@ -232,3 +232,33 @@ def test_names_are_followed_to_aliases_newtypes_and_generic_aliases(tmp_path: Pa
     assert _enum(m.second, "level") == ["lo", "hi", None]
     assert _enum(m.second, "spelled") == ["lo", "hi", None]
     assert _enum(m.second, "table", "additionalProperties") == ["lo", "hi", None]
+
+
+def test_union_members_keep_their_order_in_string_annotations_and_fields(tmp_path: Path) -> None:
+    """``Union[A, B] == Union[B, A]`` too: a union's members are read from the source alike."""
+    m = _load(
+        tmp_path,
+        """
+        from __future__ import annotations
+        from dataclasses import dataclass
+        from typing import List, Optional, Literal, Union
+        from onellm_runtime import tool
+
+        @dataclass
+        class Keep:
+            members: Optional[Literal["k"] | Literal["j"]]
+
+        @tool
+        def first(a: Optional[Literal["j"] | Literal["k"]], b: List[Union[Literal["j"], Literal["k"]]]) -> str:
+            return ""
+
+        @tool
+        def second(a: Optional[Literal["k"] | Literal["j"]], b: List[Union[Literal["k"], Literal["j"]]], keep: Keep) -> str:
+            return ""
+        """,
+    )
+    assert _enum(m.first, "a") == ["j", "k", None]
+    assert _enum(m.first, "b", "items") == ["j", "k"]
+    assert _enum(m.second, "a") == ["k", "j", None]
+    assert _enum(m.second, "b", "items") == ["k", "j"]
+    assert _enum(m.second, "keep", "properties", "members") == ["k", "j", None]
