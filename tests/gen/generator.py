@@ -812,9 +812,9 @@ class Gen:
                 f.default = Dflt(f"field(default={d.src})", d.state, d.value)
             return
         if kind == "dataclass" and ty.shape in ("array", "map") and not ty.nullable and self.chance(0.7):
-            f.factory = self.pick(["list", "dict"]) if ty.shape == "map" else "list"
-            if ty.shape == "map":
-                f.factory = "dict"
+            # a factory of the declared type: `list` would fill a tuple[...] field with a list,
+            # which no set of such records could hash (the binder rightly refuses it)
+            f.factory = "dict" if ty.shape == "map" else ("list" if "[]" in (d.src for d in ty.opaque(home)) else "tuple")
             return
         if ty.nullable:
             f.default = Dflt("None", "null")
