@@ -68,7 +68,7 @@ class Origin:
 
     def _walked(self) -> _Walk:
         if self._walk is None:
-            self._walk = _walk(self.owner, self.name)
+            self._walk = _walked(self.owner, self.name).copy()
         return self._walk
 
     def written_order(self, args: Values) -> Values:
@@ -115,6 +115,26 @@ def _same_members(written: Values, args: Values) -> bool:
 # -- where an annotation is written
 
 
+#: Walks by where they were written (the def's code object, or the record class, and the
+#: name; each kept, so its id is not reused): a tool built again from the same ``def`` reads
+#: no source twice. Bounded.
+_WALKS: dict[tuple[int, str], tuple[object, _Walk]] = {}
+_WALKS_MAX = 4096
+
+
+def _walked(owner: object, name: str) -> _Walk:
+    owner = _unwrapped(owner)
+    home: object = owner if isinstance(owner, type) else getattr(owner, "__code__", owner)
+    hit = _WALKS.get((id(home), name))
+    if hit is not None and hit[0] is home:
+        return hit[1]
+    walk = _walk(owner, name)
+    if len(_WALKS) >= _WALKS_MAX:
+        _WALKS.clear()
+    _WALKS[(id(home), name)] = (home, walk)
+    return walk
+
+
 def _walk(owner: object, name: str) -> _Walk:
     """The Literals and unions written where the annotation was (none without source)."""
     walk = _Walk()
@@ -124,12 +144,17 @@ def _walk(owner: object, name: str) -> _Walk:
     return walk
 
 
-def _function_annotation(fn: object, name: str) -> tuple[ast.expr, _Module] | None:
-    for _ in range(_MAX_HOPS):  # a decorated function: its source is the wrapped one's
+def _unwrapped(fn: object) -> object:
+    """A decorated function's source is the wrapped one's (``functools.wraps``)."""
+    for _ in range(_MAX_HOPS):
         wrapped: object = getattr(fn, "__wrapped__", None)
-        if wrapped is None:
+        if wrapped is None or isinstance(fn, type):
             break
         fn = wrapped
+    return fn
+
+
+def _function_annotation(fn: object, name: str) -> tuple[ast.expr, _Module] | None:
     raw: object = getattr(fn, "__annotations__", {}).get(name)
     module = _Module.of(getattr(fn, "__module__", None), getattr(fn, "__globals__", None))
     if isinstance(raw, str):  # from __future__ import annotations: the string is the source
@@ -371,6 +396,12 @@ class _Walk:
         self.literals: list[Values] = []
         self.unions: list[Values] = []
         self.hops = 0
+
+    def copy(self) -> _Walk:
+        """A copy to consume (an Origin takes its occurrences one by one)."""
+        walk = _Walk()
+        walk.literals, walk.unions = list(self.literals), list(self.unions)
+        return walk
 
     def expr(self, expr: ast.expr, module: _Module) -> None:
         if isinstance(expr, ast.Constant) and isinstance(expr.value, str):  # a forward reference
