@@ -25,14 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from gen import harness  # noqa: E402
-from gen.generator import OPEN_BUGS  # noqa: E402
 
 
-def _batch(args: tuple[int, int, int, str, bool, int, frozenset[str]]) -> harness.BatchReport:
-    seed, lo, hi, workdir, payloads, examples, open_bugs = args
-    return harness.run_batch(
-        seed, range(lo, hi), Path(workdir) / f"b{lo:06d}", payloads=payloads, examples=examples, open_bugs=open_bugs
-    )
+def _batch(args: tuple[int, int, int, str, bool, int]) -> harness.BatchReport:
+    seed, lo, hi, workdir, payloads, examples = args
+    return harness.run_batch(seed, range(lo, hi), Path(workdir) / f"b{lo:06d}", payloads=payloads, examples=examples)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,19 +40,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--examples", type=int, default=3, help="hypothesis examples per valid tool (default 3)")
     parser.add_argument("--no-payloads", action="store_true", help="skip binding argument documents")
-    parser.add_argument(
-        "--open-bugs",
-        action="store_true",
-        help="also write constructs that hit reported, still open bugs: " + "; ".join(OPEN_BUGS.values()),
-    )
     parser.add_argument("--keep", metavar="DIR", help="write the modules here and keep them (default: a temp dir)")
     ns = parser.parse_args(argv)
-    open_bugs = frozenset(OPEN_BUGS) if ns.open_bugs else frozenset()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="onellm-gen-") as tmp:
         workdir = ns.keep or tmp
         jobs = [
-            (ns.seed, lo, min(lo + ns.batch, ns.modules), workdir, not ns.no_payloads, ns.examples, open_bugs)
+            (ns.seed, lo, min(lo + ns.batch, ns.modules), workdir, not ns.no_payloads, ns.examples)
             for lo in range(0, ns.modules, ns.batch)
         ]
         total = harness.BatchReport()

@@ -54,7 +54,14 @@ from .model import (
 from .results import JsonPart, TextPart, ToolResult
 from .types import CharMarker, JsonMarker, SizedInt
 
+if typing.TYPE_CHECKING:
+    from .sourcetext import Origin
+
 __all__ = ["lower_type", "lower_function", "Unresolved"]
+
+_SAME: Any = object()  # lower_type's default root: the annotation itself
+#: Where an annotation was written: (function, parameter name or "return") or (record class, field name).
+Site = tuple[object, str]
 
 _SCALARS: dict[object, ScalarKind] = {
     bool: ScalarKind.BOOL,
@@ -159,9 +166,18 @@ def _annotated_types_marker(meta: object) -> Marker | None:
 class _Lowering:
     """One lowering pass: the stack of records being entered, for OLT006."""
 
-    def __init__(self, subst: Mapping[object, object] | None = None) -> None:
+    def __init__(self, subst: Mapping[object, object] | None = None, site: Site | None = None, root: object = None) -> None:
         self.stack: list[object] = []
         self.subst: Mapping[object, object] = subst or {}
+        # Where the annotation being lowered was written, and its own object (see _written)
+        self.site: Site | None = site
+        self.root: object = root
+        self.subst_site: Site | None = None
+        self.in_field: bool = False
+        self.origins: dict[tuple[int, str], Origin] = {}
+        #: A Literal's order was read at an origin the caches do not key on (the root's, or a
+        #: type argument's): the result is not to be cached by the annotation object.
+        self.contextual = False
 
     def lower(self, tp: object) -> TypeNode:
         if isinstance(tp, (str, typing.ForwardRef)):
@@ -177,7 +193,7 @@ class _Lowering:
             return scalar
         if isinstance(tp, typing.TypeVar):
             if tp in self.subst:
-                return self.lower(self.subst[tp])
+                return self._substituted(self.subst[tp])
             return TypeVarRef(tp.__name__)
         origin = typing.get_origin(tp)
         if origin is not None:
@@ -197,9 +213,9 @@ class _Lowering:
         if origin in _ANNOTATED:
             return self._annotated(typing.get_args(tp)[0], tp.__metadata__)  # type: ignore[attr-defined]
         if origin in _UNIONS:
-            return self._union(args)
+            return self._union(self._written_members(tp, args))
         if origin in _LITERALS:
-            return self._literal(args)
+            return self._literal(self._written(tp, args))
         if origin in _TD_WRAPPERS:
             return self.lower(args[0])
         if not args:
@@ -223,7 +239,8 @@ class _Lowering:
             return Unsupported("callable")
         if isinstance(origin, type) and _record_kind(origin) is not None:
             params = getattr(origin, "__parameters__", ())
-            return self._record(origin, dict(zip(params, (self._subst(a) for a in args))))
+            subst_site = self.subst_site if any(a in self.subst for a in args if isinstance(a, typing.TypeVar)) else self.site
+            return self._record(origin, dict(zip(params, (self._subst(a) for a in args))), subst_site)
         if origin is type:  # type[X]: a class object, not a collection
             return Unsupported("other", repr(tp))
         if isinstance(origin, type):
@@ -232,6 +249,62 @@ class _Lowering:
 
     def _subst(self, arg: object) -> object:
         return self.subst.get(arg, arg) if isinstance(arg, typing.TypeVar) else arg
+
+    def _written(self, tp: object, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A Literal's values in the order the source wrote them.
+
+        Behind a cached typing construct (``Optional``, ``Union``, ``Annotated``, ``List``,
+        a generic record's arguments) an equal Literal written in another order may stand in
+        for this one (CPython #103749, see ``sourcetext``). The annotation's own object is
+        the user's, and two values need an order.
+        """
+        if tp is self.root or sum(1 for a in args if a is not None) < 2:
+            return args
+        origin = self._origin()
+        return args if origin is None else origin.written_order(args)
+
+    def _written_members(self, tp: object, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A union's members in the order the source wrote them.
+
+        Union equality ignores order too, so ``Optional[A | B]`` may be the cached
+        ``Optional[B | A]``; only an ``A | B`` written as the annotation itself is never cached.
+        """
+        if sum(1 for a in args if a is not type(None)) < 2 or (tp is self.root and isinstance(tp, types.UnionType)):
+            return args
+        origin = self._origin()
+        return args if origin is None else origin.written_members(args)
+
+    def _origin(self) -> Origin | None:
+        """Where the annotation being lowered was written, read from now on (see _written)."""
+        if not self.in_field:
+            self.contextual = True
+        if self.site is None:
+            return None
+        key = (id(self.site[0]), self.site[1])
+        origin = self.origins.get(key)
+        if origin is None:
+            from .sourcetext import Origin  # only now: the common path reads no source
+
+            origin = self.origins[key] = Origin(*self.site)
+        return origin
+
+    def _substituted(self, arg: object) -> TypeNode:
+        """A record's type argument, lowered where it was written."""
+        saved = self.site, self.root, self.in_field
+        self.site, self.root, self.in_field = self.subst_site, None, False
+        try:
+            return self.lower(arg)
+        finally:
+            self.site, self.root, self.in_field = saved
+
+    def field(self, cls: type, name: str, tp: object) -> TypeNode:
+        """Lower the annotation of field ``name`` of record ``cls`` (written there)."""
+        saved = self.site, self.root, self.in_field
+        self.site, self.root, self.in_field = (cls, name), tp, True
+        try:
+            return self.lower(tp)
+        finally:
+            self.site, self.root, self.in_field = saved
 
     def _annotated(self, base: object, metadata: tuple[object, ...]) -> TypeNode:
         markers: list[Marker] = []
@@ -297,7 +370,7 @@ class _Lowering:
             return Unsupported("collection" if tp.__module__ != "builtins" else "other", tp.__name__)
         return NotARecord(tp.__name__)
 
-    def _record(self, cls: type, subst: dict[object, object]) -> TypeNode:
+    def _record(self, cls: type, subst: dict[object, object], subst_site: Site | None = None) -> TypeNode:
         if cls in self.stack:
             return SelfReference(cls.__name__)
         key = (cls, tuple(subst.items())) if subst else cls
@@ -305,14 +378,15 @@ class _Lowering:
         if cached is not None:  # cached records are acyclic, so safe under any stack
             return cached
         self.stack.append(cls)
-        outer_subst = self.subst
-        self.subst = subst
+        outer_subst, outer_site, outer_contextual = self.subst, self.subst_site, self.contextual
+        self.subst, self.subst_site, self.contextual = subst, subst_site, False
         try:
             record = _lower_record(self, cls)
         finally:
-            self.subst = outer_subst
+            contextual = self.contextual
+            self.subst, self.subst_site, self.contextual = outer_subst, outer_site, outer_contextual or contextual
             self.stack.pop()
-        if not rules.contains_self_reference(record):
+        if not rules.contains_self_reference(record) and not contextual:
             try:
                 _RECORDS[key] = record
             except TypeError:  # unhashable type arguments
@@ -443,6 +517,19 @@ def _generated_doc(cls: type, doc: str) -> bool:
     return False
 
 
+def _written_bases(cls: type) -> tuple[object, ...]:
+    """A record's bases; read from its source for a ``typing.TypedDict`` subclass on Python
+    3.10/3.11, which keeps no trace of them (no ``__orig_bases__``, ``__bases__`` is ``(dict,)``)."""
+    bases: object = getattr(cls, "__orig_bases__", None)
+    if isinstance(bases, tuple):
+        return cast("tuple[object, ...]", bases)
+    if sys.version_info < (3, 12) and typing.is_typeddict(cls):
+        from .sourcetext import class_bases
+
+        return class_bases(cls) or ()
+    return cls.__bases__
+
+
 def _record_docstrings(cls: type) -> tuple[str, ...]:
     docs: list[str] = []
     seen: set[type] = set()
@@ -454,7 +541,7 @@ def _record_docstrings(cls: type) -> tuple[str, ...]:
         doc = c.__dict__.get("__doc__")
         if isinstance(doc, str) and not _generated_doc(c, doc):
             docs.append(doc)
-        for base in getattr(c, "__orig_bases__", c.__bases__):
+        for base in _written_bases(c):
             base = typing.get_origin(base) or base
             if isinstance(base, type) and _record_kind(base) is not None:
                 visit(base)
@@ -475,7 +562,7 @@ def _lower_record(lowering: _Lowering, cls: type) -> Record:
             has_default = f.default is not dataclasses.MISSING
             has_factory = f.default_factory is not dataclasses.MISSING
             default = _default(f.default) if has_default else (OPAQUE_DEFAULT if has_factory else NO_DEFAULT)
-            fields.append(RecordField(f.name, lowering.lower(hints[f.name]), not (has_default or has_factory), default))
+            fields.append(RecordField(f.name, lowering.field(cls, f.name, hints[f.name]), not (has_default or has_factory), default))
         # eq=False: instances equal only themselves, so a set of them could not refuse two
         # equal JSON items (the schema's uniqueItems); such a record is no set item
         hashable = getattr(cls, "__hash__", None) is not None and _declared_eq(cls)
@@ -484,7 +571,7 @@ def _lower_record(lowering: _Lowering, cls: type) -> Record:
         names: tuple[str, ...] = getattr(cls, "_fields")
         for name in names:
             default = _default(defaults[name]) if name in defaults else NO_DEFAULT
-            fields.append(RecordField(name, lowering.lower(hints[name]), name not in defaults, default))
+            fields.append(RecordField(name, lowering.field(cls, name, hints[name]), name not in defaults, default))
         hashable = True
     else:
         required_keys = getattr(cls, "__required_keys__", frozenset(hints))
@@ -492,7 +579,7 @@ def _lower_record(lowering: _Lowering, cls: type) -> Record:
             required = _typeddict_qualifier(hints[name])
             if required is None:
                 required = name in required_keys
-            fields.append(RecordField(name, lowering.lower(hints[name]), required, NO_DEFAULT))
+            fields.append(RecordField(name, lowering.field(cls, name, hints[name]), required, NO_DEFAULT))
         hashable = False
     return Record(cls.__name__, kind, tuple(fields), _record_docstrings(cls), hashable, origin=cls)
 
@@ -522,12 +609,20 @@ def _typeddict_qualifier(hint: object) -> bool | None:
         return None
 
 
-def lower_type(tp: object) -> TypeNode:
-    """Lower one annotation (already evaluated) into the model."""
+def lower_type(tp: object, site: Site | None = None, root: object = _SAME) -> TypeNode:
+    """Lower one annotation (already evaluated) into the model.
+
+    ``site`` is where it was written, (function, parameter name or ``"return"``): a Literal's
+    order may be read there. ``root`` is the object written there when ``tp`` is only part of
+    it (a return's ``Awaitable[tp]``).
+    """
     hit = _ANNOTATIONS.get(id(tp))
     if hit is not None and hit[0] is tp:
         return hit[1]
-    node = _Lowering().lower(tp)  # Unresolved propagates: nothing is remembered, it is retried
+    lowering = _Lowering(site=site, root=tp if root is _SAME else root)
+    node = lowering.lower(tp)  # Unresolved propagates: nothing is remembered, it is retried
+    if lowering.contextual:  # the same object may stand for another order elsewhere
+        return node
     if len(_ANNOTATIONS) >= _ANNOTATIONS_MAX:
         _ANNOTATIONS.clear()
     _ANNOTATIONS[id(tp)] = (tp, node)
@@ -559,9 +654,10 @@ def _unwrap_awaitable(tp: object) -> object:
     return tp
 
 
-def _returns(tp: object, has_annotation: bool) -> Returns:
+def _returns(tp: object, has_annotation: bool, site: Site | None = None) -> Returns:
     if not has_annotation:
         return Returns("unannotated")
+    written = tp
     tp = _unwrap_awaitable(tp)
     if tp is None or tp is type(None):
         return Returns("none")
@@ -575,7 +671,7 @@ def _returns(tp: object, has_annotation: bool) -> Returns:
         item = args[0] if args else None
         if item in _PARTS or (typing.get_origin(item) in _UNIONS and all(a in _PARTS for a in typing.get_args(item))):
             return Returns("parts")
-    return Returns("type", lower_type(tp))
+    return Returns("type", lower_type(tp, site, written))
 
 
 class _Signature:
@@ -646,8 +742,8 @@ def lower_function(
         if context is not None:
             params.append(Param(name, Unsupported("other"), context, default))
             continue
-        params.append(Param(name, lower_type(tp), "normal", default))
-    returns = _returns(hints.get("return"), "return" in hints)
+        params.append(Param(name, lower_type(tp, (fn, name)), "normal", default))
+    returns = _returns(hints.get("return"), "return" in hints, (fn, "return"))
     type_params = tuple(getattr(t, "__name__", str(t)) for t in getattr(fn, "__type_params__", ()))
     return ToolModel(
         function_name=fn.__name__,

@@ -262,9 +262,8 @@ class GeneratedModule:
 class Gen:
     """Draws one pair of modules."""
 
-    def __init__(self, seed: int, index: int, fault_rate: float = 0.35, open_bugs: frozenset[str] = frozenset()) -> None:
+    def __init__(self, seed: int, index: int, fault_rate: float = 0.35) -> None:
         self.rng = random.Random(f"onellm-gen:{seed}:{index}")
-        self.open_bugs = open_bugs
         self.n = 0
         self.fault_rate = fault_rate
         prefix = f"gen_s{seed}_m{index:05d}"
@@ -273,6 +272,9 @@ class Gen:
         self.expected: list[ExpectedTool] = []
         self.used_fnames: set[str] = set()
         self.in_alias = 0
+        #: Literal value sets drawn so far: drawn again, in another order (typing's caches take
+        #: Literal["b", "a"] for Literal["a", "b"]; the runtime must read the order written)
+        self.literal_sets: list[list[Any]] = []
 
     # -- small helpers
 
@@ -438,18 +440,31 @@ class Gen:
         home.enums.append(ty)
         return ty
 
+    def literal_values(self, pool: list[Any], lo: int, hi: int) -> list[Any]:
+        """Values from ``pool`` in any order; often a set drawn before, reordered."""
+        fits = [v for v in COMMON_LITERALS if set(map(repr, v)) <= set(map(repr, pool)) and lo <= len(v) <= hi]
+        if fits and self.chance(0.3):  # the same set in other modules of the batch, as likely in another order
+            values = list(self.pick(fits))
+            self.rng.shuffle(values)
+            self.literal_sets.append(values)
+            return values
+        seen = [v for v in self.literal_sets if set(map(repr, v)) <= set(map(repr, pool)) and lo <= len(v) <= hi]
+        if seen and self.chance(0.4):
+            values = list(self.pick(seen))
+            self.rng.shuffle(values)
+        else:
+            values = self.rng.sample(pool, self.rng.randint(lo, hi))
+        self.literal_sets.append(values)
+        return values
+
     def literal(self) -> Ty:
         kind = self.pick(["str", "str", "int", "bool"])
-        # Values in one fixed order per set: typing caches unions by equality, and Literal
-        # equality ignores order, so `Literal["b", "a"] | None` evaluated after
-        # `Literal["a", "b"] | None` (anywhere in the process) is the cached first one, and
-        # the runtime cannot see the order written (reported; see the harness docs).
         if kind == "str":
-            values: list[Any] = _fixed(["a", "b", "on", "off", "x y", "\u00fc", "1"], self.rng, 1, 3)
+            values: list[Any] = self.literal_values(["a", "b", "on", "off", "x y", "\u00fc", "1"], 1, 3)
         elif kind == "int":
-            values = _fixed([0, 1, 2, -4, 10], self.rng, 1, 3)
+            values = self.literal_values([0, 1, 2, -4, 10], 1, 3)
         else:
-            values = _fixed([True, False], self.rng, 1, 2)
+            values = self.literal_values([True, False], 1, 2)
         jtype = {"str": "string", "int": "integer", "bool": "boolean"}[kind]
         src = "Literal[" + ", ".join(_py(v) for v in values) + "]"
         tag = values[0] if kind == "str" and len(values) == 1 else None
@@ -457,7 +472,7 @@ class Gen:
                   defaults=lambda m: [Dflt(_py(values[0]), "value", values[0])], tag=tag)
 
     def literal_union(self) -> Ty:
-        values = _fixed(["p", "q", "r", "s", "t"], self.rng, 2, 4)
+        values = self.literal_values(["p", "q", "r", "s", "t"], 2, 4)
         cut = self.rng.randint(1, len(values) - 1)
         left, right = values[:cut], values[cut:]
         src = "Literal[" + ", ".join(map(_py, left)) + "] | Literal[" + ", ".join(map(_py, right)) + "]"
@@ -484,7 +499,7 @@ class Gen:
 
     def array(self, m: Mod, depth: int) -> Ty:
         kind = self.pick(["list", "list", "Sequence", "typing.Sequence", "MutableSequence", "Iterable", "Collection", "tuple",
-                          "typing.List"] + (["collections.abc.Sequence"] if "dotted_collections_abc" in self.open_bugs else []))
+                          "typing.List", "collections.abc.Sequence"])
         item = self.valid(m, depth - 1)
 
         def ref(mm: Mod) -> str:
@@ -691,6 +706,7 @@ class Gen:
         n_fields: int | None = None,
         extra: list[FieldSpec] | None = None,
         register: bool = True,
+        decorator: str | None = None,
     ) -> RecSpec:
         kinds = ["dataclass", "dataclass", "namedtuple", "typeddict"]
         if need_hashable:
@@ -700,10 +716,7 @@ class Gen:
         base: RecSpec | None = None
         if kind in ("dataclass", "typeddict") and not tag_fields and not extra and register and self.chance(0.25):
             bases = [r for mod in ([home] if home.other is None else [home, home.other]) for r in mod.records
-                     if r.kind == kind and not r.late and not any(f.td_qual == "tag" for f in r.all_fields())
-                     # typing.TypedDict before 3.12 keeps no trace of its bases (no __orig_bases__), so the
-                     # runtime cannot read a base's docstring: reported; bases here are typing_extensions'
-                     and r.td_flavor != "typing.TypedDict"]
+                     if r.kind == kind and not r.late and not any(f.td_qual == "tag" for f in r.all_fields())]
             if need_hashable:
                 bases = [b for b in bases if b.hashable]
             if bases:
@@ -712,13 +725,15 @@ class Gen:
         if kind == "dataclass":
             if base is not None:
                 rec.decorator = base.decorator
+            elif decorator is not None:
+                rec.decorator = decorator
             else:
-                identity = ["@dataclass(eq=False)"] if "identity_records_in_sets" in self.open_bugs else []
                 rec.decorator = self.pick(
                     ["@dataclass", "@dataclass(frozen=True)", "@dataclasses.dataclass(unsafe_hash=True)",
-                     "@dataclass(frozen=True)"] + identity if not need_hashable else
-                    ["@dataclass(frozen=True)", "@dataclasses.dataclass(unsafe_hash=True)"] + identity)
-            rec.hashable = rec.decorator != "@dataclass"
+                     "@dataclass(frozen=True)", "@dataclass(eq=False)"] if not need_hashable else
+                    ["@dataclass(frozen=True)", "@dataclasses.dataclass(unsafe_hash=True)"])
+            # eq=False: instances equal only themselves, so no set item (OLT002, CONTRACT "Types")
+            rec.hashable = rec.decorator not in ("@dataclass", "@dataclass(eq=False)")
         elif kind == "namedtuple":
             rec.hashable = True
         else:
@@ -797,9 +812,9 @@ class Gen:
                 f.default = Dflt(f"field(default={d.src})", d.state, d.value)
             return
         if kind == "dataclass" and ty.shape in ("array", "map") and not ty.nullable and self.chance(0.7):
-            f.factory = self.pick(["list", "dict"]) if ty.shape == "map" else "list"
-            if ty.shape == "map":
-                f.factory = "dict"
+            # a factory of the declared type: `list` would fill a tuple[...] field with a list,
+            # which no set of such records could hash (the binder rightly refuses it)
+            f.factory = "dict" if ty.shape == "map" else ("list" if "[]" in (d.src for d in ty.opaque(home)) else "tuple")
             return
         if ty.nullable:
             f.default = Dflt("None", "null")
@@ -986,7 +1001,7 @@ class Gen:
         codes = (code,)
         if code == "OLT002":
             which = self.pick(["any", "object", "callable", "protocol", "abstract", "bare", "dict_key", "fixed_tuple",
-                               "mixed_literal", "flag", "union", "unhashable", "unhashable_rec", "deque", "rec_or_str",
+                               "mixed_literal", "flag", "union", "unhashable", "unhashable_rec", "identity_rec", "deque", "rec_or_str",
                                "missing", "args", "kwargs", "context_in_list", "json_in_set"])
             if which in ("missing", "args", "kwargs"):
                 return None, which
@@ -1014,6 +1029,9 @@ class Gen:
                 if rec_h:
                     return self.fault_type(m, code)
                 src = f"set[{rec.name}]"
+            elif which == "identity_rec":  # hashable by identity only: JSON-equal items would not collapse
+                rec = self.new_record(m, 1, kind="dataclass", register=False, decorator="@dataclass(eq=False)")
+                src = self.pick([f"set[{rec.name}]", f"frozenset[{rec.name}]", f"AbstractSet[{rec.name}]"])
             elif which == "rec_or_str":
                 rec = self.new_record(m, 1, register=False)
                 src = f"{rec.name} | str"
@@ -1205,7 +1223,7 @@ class Gen:
             # text (str, str | None, an annotated, aliased or NewType str) and JSON values: no output schema
             return src, lambda n: None, is_async
         if kind == "awaitable" and not is_async:
-            dotted = "dotted_collections_abc" in self.open_bugs and self.chance(0.5)
+            dotted = self.chance(0.5)
             return f"{'collections.abc' if dotted else 'typing'}.Awaitable[{src}]", ty.frag, False
         return src, ty.frag, is_async
 
@@ -1658,12 +1676,6 @@ def _frag(frag: Frag) -> Callable[[Naming], Frag]:
     return lambda n: json.loads(json.dumps(frag))
 
 
-def _fixed(pool: list[Any], rng: random.Random, lo: int, hi: int) -> list[Any]:
-    """A random subset of ``pool`` in ``pool``'s order."""
-    chosen = rng.sample(range(len(pool)), rng.randint(lo, hi))
-    return [pool[i] for i in sorted(chosen)]
-
-
 def _py(v: Any) -> str:
     if isinstance(v, str):
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -1749,19 +1761,14 @@ def record_frag(rec: RecSpec, naming: Naming, tag: tuple[str, str] | None = None
     return out
 
 
-#: Constructs that hit a reported, still open bug: written only when asked for (``open_bugs``),
-#: so the bounded run stays a regression test while the long run can still look for them.
-OPEN_BUGS = {
-    "dotted_collections_abc": "onellm_mypy reads `collections.abc.X[...]` (a dotted module path) as unresolved",
-    "identity_records_in_sets": "a set of @dataclass(eq=False) records binds JSON-equal items that uniqueItems refuses",
-}
+#: Literal value sets every module draws from now and then (see ``Gen.literal_values``): one
+#: batch is imported into one process, where typing's caches meet them in both orders.
+COMMON_LITERALS: list[list[Any]] = [["on", "off"], ["a", "b", "1"], [0, 1], [2, -4, 10], [True, False], ["p", "q", "r"]]
 
 
-def generate_pair(
-    seed: int, index: int, fault_rate: float = 0.35, open_bugs: frozenset[str] = frozenset()
-) -> list[GeneratedModule]:
+def generate_pair(seed: int, index: int, fault_rate: float = 0.35) -> list[GeneratedModule]:
     """The types module and the tools module number ``index`` of run ``seed`` (deterministic)."""
-    return Gen(seed, index, fault_rate, open_bugs).build()
+    return Gen(seed, index, fault_rate).build()
 
 
 if __name__ == "__main__":  # pragma: no cover - a quick look at one pair

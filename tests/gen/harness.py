@@ -96,14 +96,12 @@ class BatchReport:
 # --- writing ----------------------------------------------------------------------------
 
 
-def write_batch(
-    seed: int, indices: Iterable[int], directory: Path, open_bugs: frozenset[str] = frozenset()
-) -> list[GeneratedModule]:
+def write_batch(seed: int, indices: Iterable[int], directory: Path) -> list[GeneratedModule]:
     """Generate the pairs ``indices`` of run ``seed`` into ``directory`` (types module first)."""
     directory.mkdir(parents=True, exist_ok=True)
     out: list[GeneratedModule] = []
     for i in indices:
-        for mod in generate_pair(seed, i, open_bugs=open_bugs):
+        for mod in generate_pair(seed, i):
             (directory / f"{mod.name}.py").write_text(mod.source, encoding="utf-8")
             out.append(mod)
     return out
@@ -683,12 +681,11 @@ def run_batch(
     static: bool = True,
     payloads: bool = True,
     examples: int = 6,
-    open_bugs: frozenset[str] = frozenset(),
 ) -> BatchReport:
     """Generate, run and compare one batch (one mypy run for all of it)."""
     report = BatchReport()
     t0 = time.perf_counter()
-    mods = write_batch(seed, indices, workdir, open_bugs)
+    mods = write_batch(seed, indices, workdir)
     report.modules += sum(1 for m in mods if m.tools)
     t1 = time.perf_counter()
     report.seconds["generate"] += t1 - t0
@@ -726,12 +723,10 @@ def run(
     payloads: bool = True,
     examples: int = 6,
     start: int = 0,
-    open_bugs: frozenset[str] = frozenset(),
 ) -> BatchReport:
     """``modules`` generated pairs in batches of ``batch`` (one mypy run per batch)."""
     total = BatchReport()
     for lo in range(start, start + modules, batch):
         hi = min(lo + batch, start + modules)
-        total.merge(run_batch(seed, range(lo, hi), workdir / f"b{lo:06d}", static=static, payloads=payloads, examples=examples,
-                               open_bugs=open_bugs))
+        total.merge(run_batch(seed, range(lo, hi), workdir / f"b{lo:06d}", static=static, payloads=payloads, examples=examples))
     return total
