@@ -1027,6 +1027,20 @@ def _bases(fe: Frontend, info: TypeInfo) -> list[TypeInfo]:
     return out
 
 
+def _typeddict_keys(fe: Frontend, info: TypeInfo, depth: int = 0) -> list[str]:
+    """A TypedDict's keys in the runtime's order: its bases' keys (the first base's first, each in
+    its own such order), then its own. mypy lists a later base's keys first."""
+    td = info.typeddict_type
+    assert td is not None
+    order: dict[str, None] = {}
+    if depth < 50:
+        for base in _bases(fe, info):
+            if base.typeddict_type is not None:
+                order.update(dict.fromkeys(k for k in _typeddict_keys(fe, base, depth + 1) if k not in order))
+    order.update(dict.fromkeys(k for k in td.items if k not in order))
+    return [k for k in order if k in td.items]
+
+
 def _field_site(fe: Frontend, info: TypeInfo, name: str) -> tuple[ast.AnnAssign, TypeInfo, ModuleSource] | None:
     """The ``name: T = ...`` statement that declares a record field: the class first, then its bases."""
     seen: set[str] = set()
@@ -1178,7 +1192,8 @@ def _lower_record(self: Frontend, lowering: Lowering, info: TypeInfo) -> Record:
     else:
         td = info.typeddict_type
         assert td is not None
-        for name, typ in td.items.items():
+        for name in _typeddict_keys(self, info):
+            typ = td.items[name]
             node, _, _ = field_form(name, typ)
             fields.append(RecordField(name, node, name in td.required_keys, NO_DEFAULT))
         hashable = False
