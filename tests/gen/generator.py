@@ -1397,6 +1397,8 @@ class Gen:
             lines.append(f"{indent}@staticmethod")
         elif method_kind == "class":
             lines.append(f"{indent}@classmethod")
+        if self.chance(0.1):  # another decorator under @tool, read through on both sides
+            lines.append(f"{indent}@_kept")
         if owner is not None and owner.generic:
             def_static.append("OLT010")
             def_runtime.append("OLT010")
@@ -1556,6 +1558,9 @@ class Gen:
             }
             cls.expected.append(ExpectedTool(m.name, f"{name}.{a[0]}", [], [], entry))
             cls.expected.append(ExpectedTool(m.name, f"{name}.{b[0]}", ["OLT007"], ["OLT007"], None))
+        elif kind == "inherited":
+            self.inherited_classes(m, cls)
+            return
         else:
             fname, _ = self.tool_name()
             if kind == "property":
@@ -1568,6 +1573,38 @@ class Gen:
         body = "\n\n".join(cls.blocks) if cls.blocks else "    pass"
         m.tools.append(header + "\n" + body)
         self.expected.extend(cls.expected)
+
+    def inherited_classes(self, m: Mod, cls: ClassSpec) -> None:
+        """A base class with a tool and a subclass that offers it too: overriding the method keeps
+        one tool; another method with its tool name is OLT007, on the subclass's method."""
+        name = cls.name
+        method, _ = self.tool_name()
+        shared = f"inh_{self.uid()}"
+        sub = f"{name}Sub"
+
+        def entry(qualname: str, param: str, frag: Frag) -> dict[str, Any]:
+            return {
+                "module": m.name, "qualname": qualname, "name": shared, "description": "",
+                "input_schema": {"type": "object", "properties": {param: frag}, "required": [param],
+                                 "additionalProperties": False},
+                "output_schema": None, "ends_loop": False, "requires_approval": False, "parallel_safe": True,
+                "timeout_seconds": 0,
+            }
+
+        base_src = f'class {name}:\n    @tool(name="{shared}")\n    def {method}(self, x: int) -> str:\n        raise NotImplementedError'
+        self.expected.append(ExpectedTool(m.name, f"{name}.{method}", [], [], entry(f"{name}.{method}", "x", {"type": "integer"})))
+        sub_blocks: list[str] = []
+        if self.chance(0.5):
+            sub_blocks.append(f'    @tool(name="{shared}")\n    def {method}(self, x: int) -> str:\n        raise NotImplementedError')
+            self.expected.append(ExpectedTool(m.name, f"{sub}.{method}", [], [], entry(f"{sub}.{method}", "x", {"type": "integer"})))
+        if self.chance(0.6) or not sub_blocks:
+            other, _ = self.tool_name()
+            while other == method:
+                other, _ = self.tool_name()
+            sub_blocks.append(f'    @tool(name="{shared}")\n    def {other}(self, y: str) -> str:  # expect: OLT007\n        raise NotImplementedError')
+            self.expected.append(ExpectedTool(m.name, f"{sub}.{other}", ["OLT007"], ["OLT007"], None))
+        m.tools.append(base_src)
+        m.tools.append(f"class {sub}({name}):\n" + "\n\n".join(sub_blocks))
 
     def misapplied(self, m: Mod) -> None:
         """OLT001 at module level: @tool on a class, or on an @overload."""
@@ -1587,7 +1624,7 @@ class Gen:
 
     def build(self) -> list[GeneratedModule]:
         m = self.tools
-        classes = [self.pick(["plain"] * 6 + ["generic", "duplicate", "static_over", "class_over", "property"])
+        classes = [self.pick(["plain"] * 6 + ["generic", "duplicate", "inherited", "static_over", "class_over", "property"])
                    for _ in range(self.rng.choice([0, 0, 1, 1, 2]))]
         # a generic class finishes its tools when it is created: every name must exist by then
         m.allow_late = "generic" not in classes
@@ -1641,6 +1678,7 @@ HEADER = [
     "import datetime",
     "import decimal",
     "import enum",
+    "import functools",
     "import typing",
     "import uuid",
     "from collections.abc import Collection, Iterable, Mapping, MutableMapping, MutableSequence, MutableSet, Sequence",
@@ -1663,6 +1701,16 @@ HEADER = [
     "",
     "class Unit:",
     '    """Metadata of another library: onellm ignores it."""',
+    "",
+    "",
+    "def _kept(fn: Callable[..., Any]) -> Callable[..., Any]:",
+    '    """Keeps the signature at run time (functools.wraps): a tool under it is described from its def."""',
+    "",
+    "    @functools.wraps(fn)",
+    "    def inner(*args: Any, **kwargs: Any) -> Any:",
+    "        return fn(*args, **kwargs)",
+    "",
+    "    return inner",
 ]
 
 
