@@ -374,7 +374,24 @@ def _record_default_fields(t: Record, path: str, w: _Walk, seen: set[int]) -> No
         _record_defaults(f.type, fpath, w, seen)
 
 
+def _plainly_clean(node: TypeNode) -> bool:
+    """Whether walking a type surely finds nothing, told without a walk: the commonest
+    parameter types (a scalar, an enum, a record already found clean, one of those or
+    None). A shortcut only: every other type is walked."""
+    if isinstance(node, Nullable):
+        node = node.inner
+    if isinstance(node, (Scalar, JsonType)):
+        return True
+    if isinstance(node, EnumType):
+        return not node.is_flag
+    if isinstance(node, Record):
+        return _is_clean_record(node)
+    return False
+
+
 def _param_findings(tool: ToolModel, p: Param) -> list[tuple[str, str, str]]:
+    if p.kind == "normal" and p.default.state != "unreadable" and _plainly_clean(p.type):
+        return []
     w = _Walk(tool.class_type_params, [])
     if p.kind in ("context", "cancellation"):
         return w.found
@@ -440,15 +457,18 @@ def check_tool(tool: ToolModel) -> list[Diagnostic]:
     typevar_at = ""  # where the first type variable is used, for OLT004's message
     for p in tool.params:
         findings = _param_findings(tool, p)
-        for code, _, name in findings:
-            if code == "OLT004" and not typevar_at:
-                generic, typevar, typevar_at = True, name, f" in parameter '{p.name}'"
-        per_param.append((p, [f for f in findings if f[0] != "OLT004"]))
+        if findings:
+            for code, _, name in findings:
+                if code == "OLT004" and not typevar_at:
+                    generic, typevar, typevar_at = True, name, f" in parameter '{p.name}'"
+            findings = [f for f in findings if f[0] != "OLT004"]
+        per_param.append((p, findings))
 
     return_findings: list[tuple[str, str, str]] = []
-    if tool.returns.kind == "type" and tool.returns.type is not None:
+    returned = tool.returns.type
+    if tool.returns.kind == "type" and returned is not None and not _plainly_clean(returned):
         w = _Walk(tool.class_type_params, [])
-        _walk_type(tool.returns.type, w)
+        _walk_type(returned, w)
         for code, path, problem in w.found:
             if code == "OLT004":
                 if not typevar_at:

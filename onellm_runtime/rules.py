@@ -18,6 +18,7 @@ from .model import (
     ArrayType,
     Default,
     EnumType,
+    JsonType,
     LiteralType,
     MapType,
     Marker,
@@ -281,8 +282,6 @@ def return_category(tool: ToolModel) -> L["none", "text", "parts", "json", "valu
     returns = tool.returns
     if returns.kind != "type" or returns.type is None:
         return "none" if returns.kind == "type" else returns.kind
-    from .model import JsonType
-
     t = strip(returns.type)
     if isinstance(t, Scalar) and t.kind == ScalarKind.STR:
         return "text"

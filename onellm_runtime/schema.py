@@ -7,6 +7,7 @@ bytes on both sides.
 
 from __future__ import annotations
 
+import marshal
 from typing import Any
 
 from . import rules
@@ -215,7 +216,38 @@ def _with_description(frag: Schema, text: str) -> Schema:
 
 
 def record_schema(record: Record, naming: str | None, tag: tuple[str, str] | None = None) -> Schema:
-    """A record's closed object; ``tag`` is (discriminator field, this member's tag) in a union."""
+    """A record's closed object; ``tag`` is (discriminator field, this member's tag) in a union.
+
+    Written once per record (and ``naming``), then copied: see ``_RECORD_SCHEMAS``.
+    """
+    if tag is not None:
+        return _record_schema(record, naming, tag)
+    key = (id(record), naming)
+    hit = _RECORD_SCHEMAS.get(key)
+    if hit is not None and hit[0] is record:
+        return marshal.loads(hit[1]) if hit[1] is not None else _record_schema(record, naming, None)
+    out = _record_schema(record, naming, None)
+    try:
+        frozen: bytes | None = marshal.dumps(out, 2)
+    except ValueError:  # a value marshal does not take as it is (a bound of a float subclass ...)
+        frozen = None
+    if len(_RECORD_SCHEMAS) >= _RECORD_SCHEMAS_MAX:
+        _RECORD_SCHEMAS.clear()
+    _RECORD_SCHEMAS[key] = (record, frozen)
+    return out
+
+
+#: Each record's schema as written, by the record's identity and ``naming`` (the record is
+#: kept, so its id cannot be reused): a record's schema depends on nothing else, and many
+#: tools share a record (the front ends hand out one ``Record`` per class). Kept as
+#: ``marshal`` bytes, version 2 (no shared references): loading them is a new deep copy at
+#: C speed, several times cheaper than writing the schema again, and every tool gets dicts
+#: of its own to change. Bounded, like the checker's cache of clean records.
+_RECORD_SCHEMAS: dict[tuple[int, str | None], tuple[Record, bytes | None]] = {}
+_RECORD_SCHEMAS_MAX = 4096
+
+
+def _record_schema(record: Record, naming: str | None, tag: tuple[str, str] | None) -> Schema:
     properties: Schema = {}
     required: list[str] = []
     for f in record.fields:
@@ -238,9 +270,13 @@ def input_schema(tool: ToolModel) -> Schema:
     """The closed object a model fills in to call the tool."""
     properties: Schema = {}
     required: list[str] = []
-    for p in rules.model_params(tool):
-        properties[p.name] = _property(p.type, tool.naming, rules.param_doc(tool, p.name), p.default)
-        if not p.default.present:
+    docs = rules.parsed_docstring(tool.docstring).params  # what rules.param_doc reads
+    naming = tool.naming
+    for p in tool.params:
+        if p.kind != "normal":  # rules.model_params: context and token parameters are not sent
+            continue
+        properties[p.name] = _property(p.type, naming, docs.get(p.name), p.default)
+        if p.default.state == "none":  # not Default.present
             required.append(p.name)
     if tool.invocation_mode == "model_choice":
         properties[rules.INVOCATION_MODE] = dict(_INVOCATION_MODE_PROPERTY)

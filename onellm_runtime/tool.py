@@ -23,14 +23,23 @@ from typing import (
 from typing_extensions import Concatenate, ParamSpec, Self
 
 if TYPE_CHECKING:
-    from . import diagnostics
+    from . import diagnostics, schema, typing_front
     from .binding import Binder
     from .model import Returns, ToolModel
+else:
+    diagnostics = schema = typing_front = None  # see _load_core
 
 # The core (typing_front, diagnostics, schema, rules and the model under them) is imported
 # where a tool is first described, not here: ``import onellm_runtime`` stays light for code
 # that only uses results and annotations, as the binder and the invoker are imported on
 # first use. Its import is paid by the first tool (figures in benchmarks/README.md).
+
+
+def _load_core() -> None:
+    """Import the core once, into this module's globals: an import statement in the build
+    path would cost each tool a look-up in ``sys.modules`` and the import machinery."""
+    global diagnostics, schema, typing_front
+    from . import diagnostics, schema, typing_front
 
 __all__ = ["Tool", "ToolDefinitionError", "tool", "tools_of"]
 
@@ -170,8 +179,8 @@ class Tool(Generic[P, R]):
         return cls._from(fn, options)
 
     def _lower(self, final: bool) -> ToolModel | None:
-        from . import diagnostics, typing_front
-
+        if typing_front is None:
+            _load_core()
         o = self._options
         fn: Any = self.fn
         try:
@@ -208,8 +217,6 @@ class Tool(Generic[P, R]):
         """Lower, check and describe the tool; ``final=False`` may defer unresolved names."""
         if self._model is not None:
             return
-        from . import schema
-
         model = self._lower(final)
         if model is None:
             return

@@ -351,20 +351,122 @@ def _default(value: object) -> Default:
 
 
 def _hints(obj: object, localns: Mapping[str, object] | None = None) -> dict[str, Any]:
+    """``typing.get_type_hints`` with extras, plus what it misses (see ``_strings_resolved``).
+
+    A function's annotations are read through a stand-in holding only its annotations and
+    globals: Python 3.10 would otherwise make ``x: "int" = None`` an ``Optional[int]`` (it
+    drops that in 3.11), which an unquoted ``x: int = None`` never is.
+    """
     scope = dict(localns) if localns else {}
-    if not isinstance(obj, type):  # PEP 695 'def f[T]': get_type_hints sees T only from 3.13 on
+    target = obj
+    if not isinstance(obj, type):
+        # PEP 695 'def f[T]': get_type_hints sees T only from 3.13 on
         for param in getattr(obj, "__type_params__", ()):
             scope.setdefault(param.__name__, param)
+        target = _Annotations(getattr(obj, "__annotations__", None) or {}, _function_globals(obj))
     try:
-        hints = typing.get_type_hints(obj, localns=scope or None, include_extras=True)
+        hints = typing.get_type_hints(target, localns=scope or None, include_extras=True)
         if sys.version_info < (3, 11):
             module = sys.modules.get(getattr(obj, "__module__", None) or "")
-            globalns: dict[str, Any] = getattr(obj, "__globals__", None) or (vars(module) if module else {})
+            globalns: dict[str, Any] = getattr(target, "__globals__", None) or (vars(module) if module else {})
             local = dict(vars(obj)) if isinstance(obj, type) else scope
             hints = {name: _strings_resolved(hint, globalns, local) for name, hint in hints.items()}
         return hints
     except NameError as e:
         raise Unresolved(getattr(e, "name", None) or str(e)) from None
+
+
+class _Annotations:
+    """A function's annotations and globals, for ``get_type_hints`` (see ``_hints``)."""
+
+    def __init__(self, annotations: dict[str, Any], globalns: dict[str, Any]) -> None:
+        self.__annotations__ = annotations
+        self.__globals__ = globalns
+
+
+def _function_globals(fn: object) -> dict[str, Any]:
+    """The globals ``get_type_hints`` resolves a function's names in: the wrapped function's."""
+    while hasattr(fn, "__wrapped__"):
+        fn = getattr(fn, "__wrapped__")
+    found: dict[str, Any] = getattr(fn, "__globals__", {})
+    return found
+
+
+def _function_hints(fn: Callable[..., Any], raw: dict[str, Any], localns: Mapping[str, object] | None) -> dict[str, Any]:
+    """``_hints(fn, localns)``, without ``get_type_hints`` for the usual string annotations.
+
+    ``get_type_hints`` compiles every string anew on every call (a ``ForwardRef`` each), the
+    bulk of describing a tool written under ``from __future__ import annotations``. Here
+    each string is compiled once (``_compiled``: the code is a pure function of the text)
+    and evaluated in the same namespaces. Any annotation whose value would need more of
+    ``get_type_hints``'s work (a forward reference inside it, a special form it refuses, a
+    string that fails to compile) sends the whole function down the exact path instead.
+    """
+    globalns = _function_globals(fn)
+    scope: dict[str, Any] = dict(localns) if localns else {}
+    for param in getattr(fn, "__type_params__", ()):
+        scope.setdefault(param.__name__, param)
+    namespace = scope or globalns  # get_type_hints: no local namespace means the globals
+    hints: dict[str, Any] = {}
+    for name, value in raw.items():
+        if isinstance(value, str):
+            code = _compiled(value)
+            if code is None:
+                return _hints(fn, localns)
+            try:
+                value = eval(code, globalns, namespace)  # what ForwardRef._evaluate runs
+            except NameError as e:
+                raise Unresolved(getattr(e, "name", None) or str(e)) from None
+            except Exception:
+                return _hints(fn, localns)  # the exact path raises what get_type_hints raises
+            if not _plain_value(value):
+                return _hints(fn, localns)
+        elif not _plain_value(value):
+            return _hints(fn, localns)
+        hints[name] = _NONE_TYPE if value is None else value
+    return hints
+
+
+_NONE_TYPE = type(None)
+
+#: What ``get_type_hints`` refuses as a parameter's annotation (``typing._type_check``).
+_REFUSED_FORMS: set[object] = {
+    getattr(m, n)
+    for m in (typing, typing_extensions)
+    for n in ("ClassVar", "Final", "Generic", "Protocol")
+    if hasattr(m, n)
+}
+
+
+def _plain_value(value: object) -> bool:
+    """An evaluated annotation that ``get_type_hints`` would return as it is: a class, None,
+    a NewType, a TypeVar, or a subscripted form with no string inside and none it refuses."""
+    if value is None or isinstance(value, (typing.TypeVar, typing.NewType)):
+        return True
+    if isinstance(value, type):
+        return value not in _REFUSED_FORMS
+    origin = typing.get_origin(value)
+    return origin is not None and origin not in _REFUSED_FORMS and not _unevaluated(value)
+
+
+#: Compiled string annotations by their text, bounded. The code depends on the text alone;
+#: evaluating it, which depends on the namespaces, is done for every function.
+_CODE: dict[str, types.CodeType | None] = {}
+
+
+def _compiled(text: str) -> types.CodeType | None:
+    try:
+        return _CODE[text]
+    except KeyError:
+        pass
+    try:
+        code: types.CodeType | None = compile(text, "<annotation>", "eval", dont_inherit=True)
+    except SyntaxError:  # get_type_hints words this error its own way
+        code = None
+    if len(_CODE) >= _ANNOTATIONS_MAX:
+        _CODE.clear()
+    _CODE[text] = code
+    return code
 
 
 #: Annotation objects found to hold no string, by identity (each kept, so its id cannot be
@@ -562,6 +664,19 @@ def _unwrap_awaitable(tp: object) -> object:
 def _returns(tp: object, has_annotation: bool) -> Returns:
     if not has_annotation:
         return Returns("unannotated")
+    if type(tp) is type:  # a plain class (no metaclass, not a generic alias): the usual '-> str'
+        found = _CLASS_RETURNS.get(tp)
+        if found is None:
+            found = _CLASS_RETURNS[tp] = _returns_of(tp)
+        return found
+    return _returns_of(tp)
+
+
+#: ``Returns`` per plain class: nodes are immutable, and most tools return one of a few classes.
+_CLASS_RETURNS: dict[object, Returns] = {}
+
+
+def _returns_of(tp: object) -> Returns:
     tp = _unwrap_awaitable(tp)
     if tp is None or tp is type(None):
         return Returns("none")
@@ -578,35 +693,59 @@ def _returns(tp: object, has_annotation: bool) -> Returns:
     return Returns("type", lower_type(tp))
 
 
-class _Signature:
-    """What ``inspect.signature`` would say, read straight from the code object (faster)."""
+_NO_PARAMS: tuple[str, ...] = ()
+#: Whether functions have ``__type_params__`` (PEP 695, Python 3.12): before that only a
+#: function's own ``__dict__`` could hold one.
+_TYPE_PARAMS_ATTR = sys.version_info >= (3, 12)
 
-    __slots__ = ("names", "kinds", "defaults")
 
-    def __init__(self, fn: Callable[..., Any], skip_first: bool) -> None:
-        code = fn.__code__
-        pos = code.co_argcount
-        kwonly = code.co_kwonlyargcount
-        names = list(code.co_varnames[: pos + kwonly])
-        kinds: list[ParamKind] = ["normal"] * len(names)
-        defaults: dict[str, object] = {}
-        pos_defaults = fn.__defaults__ or ()
-        for name, value in zip(names[pos - len(pos_defaults) : pos], pos_defaults):
-            defaults[name] = value
-        defaults.update(fn.__kwdefaults__ or {})
-        index = pos + kwonly
-        if code.co_flags & 0x04:  # CO_VARARGS
+def _params(fn: Any, hints: Mapping[str, Any], skip_first: bool) -> list[Param]:
+    """The parameters, read straight from the code object (what ``inspect.signature``
+    would say, much faster): ``*args``/``**kwargs`` in their places, ``self`` dropped."""
+    code = fn.__code__
+    pos = code.co_argcount
+    total = pos + code.co_kwonlyargcount
+    names = list(code.co_varnames[:total])
+    kinds: list[ParamKind] = ["normal"] * total
+    if code.co_flags & 0x0C:  # CO_VARARGS, CO_VARKEYWORDS
+        index = total
+        if code.co_flags & 0x04:
             names.insert(pos, code.co_varnames[index])
             kinds.insert(pos, "var_positional")
             index += 1
-        if code.co_flags & 0x08:  # CO_VARKEYWORDS
+        if code.co_flags & 0x08:
             names.append(code.co_varnames[index])
             kinds.append("var_keyword")
-        if skip_first and names and kinds[0] == "normal":
-            del names[0], kinds[0]
-        self.names = names
-        self.kinds = kinds
-        self.defaults = defaults
+    defaults: dict[str, object] = {}
+    pos_defaults = fn.__defaults__
+    if pos_defaults:
+        defaults.update(zip(code.co_varnames[pos - len(pos_defaults) : pos], pos_defaults))
+    if fn.__kwdefaults__:
+        defaults.update(fn.__kwdefaults__)
+    first = 1 if skip_first and names and kinds[0] == "normal" else 0
+    params: list[Param] = []
+    for index in range(first, len(names)):
+        name = names[index]
+        kind = kinds[index]
+        if kind != "normal":
+            params.append(Param(name, Unsupported("other"), kind))
+            continue
+        if name in defaults:
+            value = defaults[name]
+            default = NONE_DEFAULT if value is None else _default(value)
+        else:
+            default = NO_DEFAULT
+        if name not in hints:
+            params.append(Param(name, Unsupported("missing"), "normal", default))
+            continue
+        tp = hints[name]
+        if tp is ToolContext or tp is CancellationToken:
+            params.append(Param(name, Unsupported("other"), _context_kind(tp) or "normal", default))
+            continue
+        hit = _ANNOTATIONS.get(id(tp))  # lower_type's cache, looked up here: most parameters hit it
+        node = hit[1] if hit is not None and hit[0] is tp else lower_type(tp)
+        params.append(Param(name, node, "normal", default))
+    return params
 
 
 def lower_function(
@@ -629,40 +768,37 @@ def lower_function(
     Raises ``Unresolved`` when an annotation names something not defined yet; the caller
     retries later (a method's class, or a record defined further down the module).
     """
-    raw = getattr(fn, "__annotations__", {})
-    hints = _hints(fn, localns) if any(_unevaluated_once(a) for a in raw.values()) else dict(raw)
-    sig = _Signature(fn, skip_first)
-    params: list[Param] = []
-    for name, kind in zip(sig.names, sig.kinds):
-        if kind != "normal":
-            params.append(Param(name, Unsupported("other"), kind))
-            continue
-        default = _default(sig.defaults[name]) if name in sig.defaults else NO_DEFAULT
-        if name not in hints:
-            params.append(Param(name, Unsupported("missing"), "normal", default))
-            continue
-        tp = hints[name]
-        context = _context_kind(tp)
-        if context is not None:
-            params.append(Param(name, Unsupported("other"), context, default))
-            continue
-        params.append(Param(name, lower_type(tp), "normal", default))
+    raw: dict[str, Any] = getattr(fn, "__annotations__", None) or {}
+    hints = raw  # only read from
+    for annotation in raw.values():
+        # a plain class is never unevaluated; anything else is asked (and remembered)
+        if type(annotation) is not type and _unevaluated_once(annotation):
+            hints = _function_hints(fn, raw, localns)
+            break
+    params = _params(fn, hints, skip_first)
     returns = _returns(hints.get("return"), "return" in hints)
-    type_params = tuple(getattr(t, "__name__", str(t)) for t in getattr(fn, "__type_params__", ()))
+    type_params = _NO_PARAMS
+    found: object = (
+        getattr(fn, "__type_params__", ()) if _TYPE_PARAMS_ATTR else getattr(fn, "__dict__", {}).get("__type_params__", ())
+    )
+    if found:
+        type_params = tuple(getattr(t, "__name__", str(t)) for t in cast("tuple[object, ...]", found))
+    name: str = fn.__name__
     return ToolModel(
-        function_name=fn.__name__,
-        explicit_name=explicit_name,
-        explicit_description=explicit_description,
-        docstring=fn.__doc__,
-        params=tuple(params),
-        returns=returns,
-        naming=naming,
-        invocation_mode=invocation_mode,
-        ends_loop=ends_loop,
-        requires_approval=requires_approval,
-        parallel_safe=parallel_safe,
-        timeout_seconds=timeout_seconds,
-        type_params=type_params,
-        class_type_params=class_type_params,
-        is_lambda=fn.__name__ == "<lambda>",
+        name,  # function_name
+        explicit_name,
+        explicit_description,
+        fn.__doc__,  # docstring
+        tuple(params),
+        returns,
+        naming,
+        invocation_mode,
+        ends_loop,
+        requires_approval,
+        parallel_safe,
+        timeout_seconds,
+        type_params,
+        class_type_params,
+        None,  # misapplied_to
+        name == "<lambda>",  # is_lambda
     )
