@@ -375,9 +375,10 @@ def _record_default_fields(t: Record, path: str, w: _Walk, seen: set[int]) -> No
 
 
 def _plainly_clean(node: TypeNode) -> bool:
-    """Whether walking a type surely finds nothing, told without a walk: the commonest
-    parameter types (a scalar, an enum, a record already found clean, one of those or
-    None). A shortcut only: every other type is walked."""
+    """Whether walking a type (and its records' defaults) surely finds nothing, told
+    without a walk: the commonest parameter types (scalars, enums, records already found
+    clean, and lists and dicts of those, or None). A shortcut only: every other type is
+    walked."""
     if isinstance(node, Nullable):
         node = node.inner
     if isinstance(node, (Scalar, JsonType)):
@@ -386,7 +387,25 @@ def _plainly_clean(node: TypeNode) -> bool:
         return not node.is_flag
     if isinstance(node, Record):
         return _is_clean_record(node)
-    return False
+    if isinstance(node, ArrayType):
+        return _plainly_clean(node.item) and (not node.unique or _hashable(node.item))
+    if isinstance(node, MapType):
+        return _plainly_clean(node.value)
+    return _CLEAN_TYPES.get(id(node)) is node
+
+
+#: Parameter and return types whose walk found nothing, by identity (each kept, so its id
+#: cannot be reused): the runtime front end hands out one node per annotation object it
+#: has seen (``Optional[int]``, ``Literal[...]``, an ``Annotated`` alias), so a type that
+#: many tools share is walked once. What a walk finds depends on the type alone (a type
+#: clean under no class type parameters is clean under any). Bounded.
+_CLEAN_TYPES: dict[int, TypeNode] = {}
+
+
+def _remember_clean(node: TypeNode) -> None:
+    if len(_CLEAN_TYPES) >= _CLEAN_RECORDS_MAX:
+        _CLEAN_TYPES.clear()
+    _CLEAN_TYPES[id(node)] = node
 
 
 def _param_findings(tool: ToolModel, p: Param) -> list[tuple[str, str, str]]:
@@ -407,6 +426,8 @@ def _param_findings(tool: ToolModel, p: Param) -> list[tuple[str, str, str]]:
     _walk_type(p.type, w)
     _default_findings(p.type, p.default.state, w, "")
     _record_defaults(p.type, "", w, set())
+    if not w.found:
+        _remember_clean(p.type)
     return w.found
 
 

@@ -441,7 +441,53 @@ class _Collector:
                 target[name] = text
 
 
+# The commonest docstring of a tool, read in one match: a summary, then an ``Args:``
+# section of one-line entries to the end. Nothing before the header has a colon (so no
+# line there starts a Google or Sphinx section: the header is the first colon), every
+# entry sits at one indentation deeper than the header's, and the rest is blank.
+_SIMPLE = re.compile(
+    r"(?P<summary>[^:]*)\n"
+    r"(?P<indent> *)(?:Args|Arguments|Parameters|Params): *"
+    r"(?P<body>(?:\n(?P<entry>(?P=indent) +)\S[^\n]*)(?:\n(?:(?P=entry)\S[^\n]*| *))*)"
+)
+
+
+def _parse_simple(doc: str) -> ParsedDocstring | None:
+    """``_parse(doc)`` for a docstring ``_SIMPLE`` matches, else None.
+
+    The same reading, without the line-by-line work: spaces and line breaks inside the
+    summary and the entries are what ``flatten`` collapses anyway; relative indentation,
+    the only kind the sections depend on, is the same before and after dedenting (the
+    header is never the first line, the one line ``cleandoc`` treats apart); and with no
+    tab, carriage return or underline anywhere, cleaning changes nothing else.
+    """
+    if "\t" in doc or "\r" in doc or "---" in doc or "===" in doc:
+        return None
+    m = _SIMPLE.fullmatch(doc)
+    if m is None:
+        return None
+    params: dict[str, str] = {}
+    margin = len(m["entry"])
+    match = _GOOGLE_ENTRY.fullmatch
+    for line in m["body"].split("\n"):
+        line = line.rstrip()
+        if not line:
+            continue  # a blank line continues an entry with nothing but whitespace
+        entry = match(line, margin)
+        if entry is None:
+            return None  # a head-level line that is no entry continues the one before: the full parser
+        name = entry["name"]  # never starred: the stars are outside the group
+        if name not in params:
+            text = flatten(entry["desc"] or "")
+            if text:
+                params[name] = text
+    return ParsedDocstring(flatten(m["summary"]), _frozen(params), _frozen({}), None)
+
+
 def _parse(doc: str) -> ParsedDocstring:
+    simple = _parse_simple(doc)
+    if simple is not None:
+        return simple
     lines = _clean_lines(doc)
     summary: list[str] = []
     found = _Collector()

@@ -172,9 +172,12 @@ class _Lowering:
             return Unsupported("any")
         if tp is object:
             return Unsupported("object")
-        scalar = _SCALAR_NODES.get(tp) if isinstance(tp, type) else None
-        if scalar is not None:
-            return scalar
+        if isinstance(tp, type):
+            # scalars, and the records and enums lowered before (classes are taken as
+            # fixed once seen; a cached record is acyclic, and not being lowered now)
+            known = _SCALAR_NODES.get(tp) or _RECORDS.get(tp) or _ENUMS.get(tp)
+            if known is not None:
+                return known
         if isinstance(tp, typing.TypeVar):
             if tp in self.subst:
                 return self.lower(self.subst[tp])
@@ -214,7 +217,7 @@ class _Lowering:
             return ArrayType(self.lower(args[0]), _SETS[origin])
         if origin in _MAPS:
             key = args[0]
-            while getattr(key, "__supertype__", None) is not None:
+            while key is not str and getattr(key, "__supertype__", None) is not None:
                 key = key.__supertype__
             if key is not str:
                 return Unsupported("dict_key")
@@ -441,6 +444,8 @@ _REFUSED_FORMS: set[object] = {
 def _plain_value(value: object) -> bool:
     """An evaluated annotation that ``get_type_hints`` would return as it is: a class, None,
     a NewType, a TypeVar, or a subscripted form with no string inside and none it refuses."""
+    if type(value) is type:  # the usual: a plain class
+        return value is not typing.Generic
     if value is None or isinstance(value, (typing.TypeVar, typing.NewType)):
         return True
     if isinstance(value, type):
@@ -491,6 +496,8 @@ def _unevaluated(annotation: object) -> bool:
     """A string annotation, or one with a string or ForwardRef inside (``list["Item"]``)."""
     if isinstance(annotation, (str, typing.ForwardRef)):
         return True
+    if type(annotation) is type:  # a plain class (asked first: a class answers a missing attribute slowly)
+        return False
     args: object = getattr(annotation, "__args__", None)
     if not isinstance(args, tuple) or typing.get_origin(annotation) in _LITERALS:
         return False
