@@ -426,14 +426,36 @@ def _param_findings(tool: ToolModel, p: Param) -> list[tuple[str, str, str]]:
     _walk_type(p.type, w)
     _default_findings(p.type, p.default.state, w, "")
     _record_defaults(p.type, "", w, set())
-    if not w.found:
+    if not w.found and not tool.class_type_params:  # (a type variable of the class finds nothing there)
         _remember_clean(p.type)
     return w.found
+
+
+def _plainly_fine(tool: ToolModel, name: str) -> bool:
+    """Whether ``check_tool`` surely finds nothing, told without building its findings:
+    each test is one of its own, with ``_plainly_clean`` for the walks. Most tools pass,
+    and the full check below decides every other one."""
+    if tool.misapplied_to is not None or tool.type_params or tool.class_type_params:
+        return False
+    if tool.naming is not None and tool.naming != "camelCase":
+        return False
+    if (tool.is_lambda and tool.explicit_name is None) or not rules.is_valid_tool_name(name):
+        return False
+    model_choice = tool.invocation_mode == "model_choice"
+    for p in tool.params:
+        if p.kind != "normal" or p.default.state == "unreadable" or not _plainly_clean(p.type):
+            return False
+        if model_choice and p.name == rules.INVOCATION_MODE:
+            return False
+    returns = tool.returns
+    return returns.kind != "type" or returns.type is None or _plainly_clean(returns.type)
 
 
 def check_tool(tool: ToolModel) -> list[Diagnostic]:
     """Every finding on one tool, in source order: function-level first, then per parameter."""
     name = rules.tool_name(tool)
+    if _plainly_fine(tool, name):
+        return []
     prefix = f"Tool '{name}': "
     out: list[Diagnostic] = []
 

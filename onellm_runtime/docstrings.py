@@ -559,7 +559,7 @@ def parse_docstring(doc: str | None) -> ParsedDocstring:
 
     Never raises: what cannot be read is left out.
     """
-    if not isinstance(doc, str) or not doc.strip():
+    if not isinstance(doc, str) or not doc or doc.isspace():  # (not doc.strip(), without the copy)
         return ParsedDocstring()
     try:
         return _parse(doc)

@@ -20,6 +20,8 @@ from typing import (
     overload,
 )
 
+from types import FunctionType, MappingProxyType
+
 from typing_extensions import Concatenate, ParamSpec, Self
 
 if TYPE_CHECKING:
@@ -124,6 +126,41 @@ class _Options:
         self.invocation_mode = invocation_mode
 
 
+#: The options of ``Tool.create(fn)`` and a bare ``@tool``, made once (options are never
+#: changed after they are made).
+_DEFAULT_OPTIONS = _Options(None, None, False, False, True, 0, None, "wait")
+
+
+def _options(
+    name: str | None,
+    description: str | None,
+    ends_loop: bool,
+    requires_approval: bool,
+    parallel_safe: bool,
+    timeout_seconds: float,
+    naming: str | None,
+    invocation_mode: str,
+) -> _Options:
+    """The options as given; the shared default ones when every value is the default
+    itself (``is``, and an int 0: ``timeout_seconds=0.0`` is kept as given, as the
+    manifest prints it)."""
+    if (
+        name is None
+        and description is None
+        and ends_loop is False
+        and requires_approval is False
+        and parallel_safe is True
+        and type(timeout_seconds) is int
+        and timeout_seconds == 0
+        and naming is None
+        and invocation_mode == "wait"
+    ):
+        return _DEFAULT_OPTIONS
+    return _Options(
+        name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode
+    )
+
+
 class Tool(Generic[P, R]):
     """A function offered to a model: its schemas, its metadata, and a strict binder.
 
@@ -135,20 +172,25 @@ class Tool(Generic[P, R]):
     fn: Callable[..., Any]
     """The underlying function (for a method: the plain function, taking ``self``)."""
 
+    # What most tools never set, or set only once finished: class-level defaults, so that
+    # making a tool stores only what it was given (a module may make thousands).
+    _owner: object = None  # the instance or class the first argument is bound to
+    _model: ToolModel | None = None
+    _input_schema: dict[str, Any] | None = None
+    _output_schema: dict[str, Any] | None = None
+    _binder: Binder | None = None
+    _name: str | None = None
+    _class_type_params: tuple[str, ...] = ()
+    _class_scope: Mapping[str, object] = MappingProxyType({})  # a PEP 695 class's type parameters
+    _classname: str | None = None
+
     def __init__(self, fn: Callable[P, R], options: _Options, *, binding: str, owner: object = None) -> None:
         # binding: "function", "method" (self in fn), "classmethod", "staticmethod", "bound"
         self.fn = fn
         self._options = options
         self._binding = binding
-        self._owner = owner  # the instance or class the first argument is bound to
-        self._model: ToolModel | None = None
-        self._input_schema: dict[str, Any] | None = None
-        self._output_schema: dict[str, Any] | None = None
-        self._binder: Binder | None = None
-        self._name: str | None = None
-        self._class_type_params: tuple[str, ...] = ()
-        self._class_scope: dict[str, object] = {}  # a PEP 695 class's type parameters, for string annotations
-        self._classname: str | None = None
+        if owner is not None:
+            self._owner = owner
         code = getattr(fn, "__code__", None)
         self.is_async: bool = bool(code is not None and code.co_flags & 0x80)
         self.__wrapped__ = fn
@@ -173,7 +215,7 @@ class Tool(Generic[P, R]):
         invocation_mode: str = "wait",
     ) -> Tool[P2, R2]:
         """Make a tool of ``fn`` (a function, a bound method, or a static/class method)."""
-        options = _Options(
+        options = _options(
             name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode
         )
         return cls._from(fn, options)
@@ -370,6 +412,15 @@ class Tool(Generic[P, R]):
     @classmethod
     def _from(cls, fn: Any, options: _Options) -> Tool[Any, Any]:
         """``@tool`` and ``Tool.create``: sort out what was decorated, then build."""
+        if (
+            type(fn) is FunctionType
+            and "." not in fn.__qualname__  # a module-level function, not a method (_is_method_qualname)
+            and fn.__name__ != "_overload_dummy"
+            and not (hasattr(fn, "__func__") and hasattr(fn, "__self__"))
+        ):  # the usual case, sorted out at once: what the chain below concludes for it
+            t: Tool[Any, Any] = Tool(fn, options, binding="function")
+            t._finish(final=False)
+            return t
         misapplied: str | None = None
         display_name: str = getattr(fn, "__name__", type(fn).__name__)
         owner: object = None
@@ -405,7 +456,7 @@ class Tool(Generic[P, R]):
             name = options.name or snake_case(display_name)
             model = ToolModel(name, options.name, None, None, (), Returns("none"), misapplied_to=misapplied)
             _raise_findings(check_tool(model))
-        t: Tool[Any, Any] = Tool(func, options, binding=binding, owner=owner)
+        t = Tool(func, options, binding=binding, owner=owner)
         if binding in ("function", "bound") or owner is not None:
             t._finish(final=False)  # a class member is finished by __set_name__
         return t
@@ -514,7 +565,7 @@ class _ToolDecorator:
         naming: str | None = None,
         invocation_mode: str = "wait",
     ) -> Any:
-        options = _Options(
+        options = _options(
             name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode
         )
         if fn is not None:

@@ -712,47 +712,64 @@ def _params(fn: Any, hints: Mapping[str, Any], skip_first: bool) -> list[Param]:
     code = fn.__code__
     pos = code.co_argcount
     total = pos + code.co_kwonlyargcount
-    names = list(code.co_varnames[:total])
-    kinds: list[ParamKind] = ["normal"] * total
-    if code.co_flags & 0x0C:  # CO_VARARGS, CO_VARKEYWORDS
-        index = total
-        if code.co_flags & 0x04:
-            names.insert(pos, code.co_varnames[index])
-            kinds.insert(pos, "var_positional")
-            index += 1
-        if code.co_flags & 0x08:
-            names.append(code.co_varnames[index])
-            kinds.append("var_keyword")
-    defaults: dict[str, object] = {}
-    pos_defaults = fn.__defaults__
-    if pos_defaults:
-        defaults.update(zip(code.co_varnames[pos - len(pos_defaults) : pos], pos_defaults))
-    if fn.__kwdefaults__:
-        defaults.update(fn.__kwdefaults__)
-    first = 1 if skip_first and names and kinds[0] == "normal" else 0
+    varnames = code.co_varnames
+    if code.co_flags & 0x0C:  # CO_VARARGS, CO_VARKEYWORDS: their names go in their places
+        return _params_with_varargs(fn, hints, skip_first)
+    pos_defaults = fn.__defaults__ or ()
+    first_default = pos - len(pos_defaults)
+    kw_defaults = fn.__kwdefaults__ or {}
     params: list[Param] = []
-    for index in range(first, len(names)):
-        name = names[index]
-        kind = kinds[index]
-        if kind != "normal":
-            params.append(Param(name, Unsupported("other"), kind))
-            continue
-        if name in defaults:
-            value = defaults[name]
-            default = NONE_DEFAULT if value is None else _default(value)
+    for index in range(1 if skip_first and total else 0, total):
+        name = varnames[index]
+        if index >= first_default and index < pos:
+            default = _default_of(pos_defaults[index - first_default])
+        elif name in kw_defaults:
+            default = _default_of(kw_defaults[name])
         else:
             default = NO_DEFAULT
-        if name not in hints:
-            params.append(Param(name, Unsupported("missing"), "normal", default))
-            continue
-        tp = hints[name]
-        if tp is ToolContext or tp is CancellationToken:
-            params.append(Param(name, Unsupported("other"), _context_kind(tp) or "normal", default))
-            continue
-        hit = _ANNOTATIONS.get(id(tp))  # lower_type's cache, looked up here: most parameters hit it
-        node = hit[1] if hit is not None and hit[0] is tp else lower_type(tp)
-        params.append(Param(name, node, "normal", default))
+        params.append(_param(name, hints, default))
     return params
+
+
+def _params_with_varargs(fn: Any, hints: Mapping[str, Any], skip_first: bool) -> list[Param]:
+    code = fn.__code__
+    pos = code.co_argcount
+    total = pos + code.co_kwonlyargcount
+    names = list(code.co_varnames[:total])
+    kinds: list[ParamKind] = ["normal"] * total
+    index = total
+    if code.co_flags & 0x04:  # CO_VARARGS
+        names.insert(pos, code.co_varnames[index])
+        kinds.insert(pos, "var_positional")
+        index += 1
+    if code.co_flags & 0x08:  # CO_VARKEYWORDS
+        names.append(code.co_varnames[index])
+        kinds.append("var_keyword")
+    defaults: dict[str, object] = dict(zip(code.co_varnames[:pos][::-1], (fn.__defaults__ or ())[::-1]))
+    defaults.update(fn.__kwdefaults__ or {})
+    first = 1 if skip_first and names and kinds[0] == "normal" else 0
+    params: list[Param] = []
+    for name, kind in zip(names[first:], kinds[first:]):
+        if kind != "normal":
+            params.append(Param(name, Unsupported("other"), kind))
+        else:
+            params.append(_param(name, hints, _default_of(defaults[name]) if name in defaults else NO_DEFAULT))
+    return params
+
+
+def _default_of(value: object) -> Default:
+    return NONE_DEFAULT if value is None else _default(value)
+
+
+def _param(name: str, hints: Mapping[str, Any], default: Default) -> Param:
+    """One normal parameter: lowered, or reported as missing, a context or a token."""
+    if name not in hints:
+        return Param(name, Unsupported("missing"), "normal", default)
+    tp = hints[name]
+    if tp is ToolContext or tp is CancellationToken:
+        return Param(name, Unsupported("other"), _context_kind(tp) or "normal", default)
+    hit = _ANNOTATIONS.get(id(tp))  # lower_type's cache, looked up here: most parameters hit it
+    return Param(name, hit[1] if hit is not None and hit[0] is tp else lower_type(tp), "normal", default)
 
 
 def lower_function(
