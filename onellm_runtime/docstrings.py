@@ -466,22 +466,27 @@ def _parse_simple(doc: str) -> ParsedDocstring | None:
     m = _SIMPLE.fullmatch(doc)
     if m is None:
         return None
+    summary, body, indent = m.group("summary", "body", "entry")
+    margin = len(indent)
     params: dict[str, str] = {}
-    margin = len(m["entry"])
     match = _GOOGLE_ENTRY.fullmatch
-    for line in m["body"].split("\n"):
-        line = line.rstrip()
-        if not line:
-            continue  # a blank line continues an entry with nothing but whitespace
+    for line in body.split("\n"):
+        if len(line) <= margin or line[margin] == " ":
+            continue  # a blank line: it continues an entry with nothing but whitespace
+        # Matched as written: trailing spaces change nothing that flatten keeps.
         entry = match(line, margin)
         if entry is None:
             return None  # a head-level line that is no entry continues the one before: the full parser
-        name = entry["name"]  # never starred: the stars are outside the group
-        if name not in params:
-            text = flatten(entry["desc"] or "")
+        name, desc = entry.group("name", "desc")  # never starred: the stars are outside the group
+        if name not in params and desc:
+            text = flatten(desc)
             if text:
                 params[name] = text
-    return ParsedDocstring(flatten(m["summary"]), _frozen(params), _frozen({}), None)
+    return ParsedDocstring(flatten(summary), _frozen(params), _NO_ENTRIES, None)
+
+
+#: The empty mapping of a docstring with no entries of a kind (read-only, so one serves all).
+_NO_ENTRIES: Mapping[str, str] = _frozen({})
 
 
 def _parse(doc: str) -> ParsedDocstring:

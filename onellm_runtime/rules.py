@@ -95,6 +95,8 @@ def tool_name(tool: ToolModel) -> str:
 
 
 def is_valid_tool_name(name: str) -> bool:
+    if len(name) <= 64 and name.isascii() and name.isidentifier():  # the usual name, told without the pattern
+        return True
     return _TOOL_NAME.fullmatch(name) is not None and name.isascii()
 
 

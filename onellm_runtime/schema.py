@@ -191,9 +191,12 @@ def _union(node: UnionType, naming: str | None, explicit: str | None) -> Schema:
 
 
 def _property(node: TypeNode, naming: str | None, doc: str | None, default: Default) -> Schema:
-    frag = fragment(node, naming)
-    if doc is not None and "description" not in frag:
-        frag = _with_description(frag, doc)
+    if doc is not None and type(node) is Scalar and node.minimum is None:  # the commonest: a documented str ...
+        frag = _with_description(_SCALARS[node.kind], doc)  # (which copies: the table is not changed)
+    else:
+        frag = fragment(node, naming)
+        if doc is not None and "description" not in frag:
+            frag = _with_description(frag, doc)
     if default.state == "value":
         frag["default"] = default.value  # the last keyword: appending keeps the order
     return frag

@@ -54,6 +54,13 @@ S = TypeVar("S")
 _INVOCATION_MODES = ("wait", "model_choice")
 
 
+class _Unset:
+    """The type of ``_UNSET``: a value not worked out yet (where None is a value)."""
+
+
+_UNSET = _Unset()
+
+
 class ToolDefinitionError(TypeError):
     """A function that cannot be a tool, with the contract's OLT code.
 
@@ -177,7 +184,7 @@ class Tool(Generic[P, R]):
     _owner: object = None  # the instance or class the first argument is bound to
     _model: ToolModel | None = None
     _input_schema: dict[str, Any] | None = None
-    _output_schema: dict[str, Any] | None = None
+    _output_schema: dict[str, Any] | None | _Unset = _UNSET  # written when first asked for
     _binder: Binder | None = None
     _name: str | None = None
     _class_type_params: tuple[str, ...] = ()
@@ -263,7 +270,6 @@ class Tool(Generic[P, R]):
         if model is None:
             return
         self._input_schema = schema.input_schema(model)
-        self._output_schema = schema.output_schema(model)
         self._model = model
 
     @property
@@ -300,8 +306,11 @@ class Tool(Generic[P, R]):
 
     @property
     def output_schema(self) -> dict[str, Any] | None:
-        self.model
-        return self._output_schema
+        found = self._output_schema
+        if isinstance(found, _Unset):  # most callers never ask: written on first use
+            model = self.model  # (which imports the core, schema among it)
+            found = self._output_schema = schema.output_schema(model)
+        return found
 
     @property
     def ends_loop(self) -> bool:
@@ -402,7 +411,7 @@ class Tool(Generic[P, R]):
         return self._bound_to(obj)
 
     def _bound_to(self, target: object) -> Tool[Any, Any]:
-        self.model  # finish (or raise) before copying, so every bound copy shares the result
+        self.output_schema  # finish (or raise) before copying, so every bound copy shares the result
         bound: Tool[Any, Any] = cast(Any, object.__new__(Tool))
         bound.__dict__.update(self.__dict__)
         bound._binding = "bound" if self._binding == "method" else "classmethod"
