@@ -491,8 +491,11 @@ _NO_ENTRIES: Mapping[str, str] = _frozen({})
 
 def _parse(doc: str) -> ParsedDocstring:
     simple = _parse_simple(doc)
-    if simple is not None:
-        return simple
+    return simple if simple is not None else _parse_lines(doc)
+
+
+def _parse_lines(doc: str) -> ParsedDocstring:
+    """The parser: every style, line by line."""
     lines = _clean_lines(doc)
     summary: list[str] = []
     found = _Collector()
