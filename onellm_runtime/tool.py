@@ -84,6 +84,17 @@ def _is_method_qualname(fn: Callable[..., Any]) -> bool:
     return len(parts) >= 2 and parts[-2] != "<locals>"
 
 
+def _plain_function(fn: object) -> bool:
+    """A module-level function that ``Tool._from``'s chain would take as it is (binding
+    "function"): not a method by its qualified name, no overload stub, no bound method."""
+    return (
+        type(fn) is FunctionType
+        and "." not in fn.__qualname__
+        and fn.__name__ != "_overload_dummy"
+        and not (hasattr(fn, "__func__") and hasattr(fn, "__self__"))
+    )
+
+
 def _unresolved_where(fn: Any, missing: str) -> str:
     """``"Parameter 'x': "`` (or ``"Return type: "``) for the string annotation naming ``missing``."""
     for name, annotation in getattr(fn, "__annotations__", {}).items():
@@ -300,9 +311,12 @@ class Tool(Generic[P, R]):
 
     @property
     def input_schema(self) -> dict[str, Any]:
-        self.model
-        assert self._input_schema is not None
-        return self._input_schema
+        found = self._input_schema
+        if found is None:
+            self.model  # finish (or raise) a tool deferred at creation
+            found = self._input_schema
+            assert found is not None
+        return found
 
     @property
     def output_schema(self) -> dict[str, Any] | None:
@@ -421,12 +435,7 @@ class Tool(Generic[P, R]):
     @classmethod
     def _from(cls, fn: Any, options: _Options) -> Tool[Any, Any]:
         """``@tool`` and ``Tool.create``: sort out what was decorated, then build."""
-        if (
-            type(fn) is FunctionType
-            and "." not in fn.__qualname__  # a module-level function, not a method (_is_method_qualname)
-            and fn.__name__ != "_overload_dummy"
-            and not (hasattr(fn, "__func__") and hasattr(fn, "__self__"))
-        ):  # the usual case, sorted out at once: what the chain below concludes for it
+        if _plain_function(fn):  # the usual case, sorted out at once: what the chain below concludes for it
             t: Tool[Any, Any] = Tool(fn, options, binding="function")
             t._finish(final=False)
             return t

@@ -701,9 +701,6 @@ def _returns_of(tp: object) -> Returns:
 
 
 _NO_PARAMS: tuple[str, ...] = ()
-#: Whether functions have ``__type_params__`` (PEP 695, Python 3.12): before that only a
-#: function's own ``__dict__`` could hold one.
-_TYPE_PARAMS_ATTR = sys.version_info >= (3, 12)
 
 
 def _params(fn: Any, hints: Mapping[str, Any], skip_first: bool) -> list[Param]:
@@ -717,7 +714,7 @@ def _params(fn: Any, hints: Mapping[str, Any], skip_first: bool) -> list[Param]:
         return _params_with_varargs(fn, hints, skip_first)
     pos_defaults = fn.__defaults__ or ()
     first_default = pos - len(pos_defaults)
-    kw_defaults = fn.__kwdefaults__ or {}
+    kw_defaults: dict[str, object] = fn.__kwdefaults__ or {}
     params: list[Param] = []
     for index in range(1 if skip_first and total else 0, total):
         name = varnames[index]
@@ -802,11 +799,9 @@ def lower_function(
     params = _params(fn, hints, skip_first)
     returns = _returns(hints.get("return"), "return" in hints)
     type_params = _NO_PARAMS
-    found: object = (
-        getattr(fn, "__type_params__", ()) if _TYPE_PARAMS_ATTR else getattr(fn, "__dict__", {}).get("__type_params__", ())
-    )
+    found: tuple[object, ...] = getattr(fn, "__type_params__", ())
     if found:
-        type_params = tuple(getattr(t, "__name__", str(t)) for t in cast("tuple[object, ...]", found))
+        type_params = tuple(getattr(t, "__name__", str(t)) for t in found)
     name: str = fn.__name__
     return ToolModel(
         name,  # function_name
