@@ -453,7 +453,7 @@ _SIMPLE = re.compile(
 
 
 def _parse_simple(doc: str) -> ParsedDocstring | None:
-    """``_parse(doc)`` for a docstring ``_SIMPLE`` matches, else None.
+    """``_parse_lines(doc)`` for a docstring ``_SIMPLE`` matches, else None.
 
     The same reading, without the line-by-line work: spaces and line breaks inside the
     summary and the entries are what ``flatten`` collapses anyway; relative indentation,
@@ -487,11 +487,6 @@ def _parse_simple(doc: str) -> ParsedDocstring | None:
 
 #: The empty mapping of a docstring with no entries of a kind (read-only, so one serves all).
 _NO_ENTRIES: Mapping[str, str] = _frozen({})
-
-
-def _parse(doc: str) -> ParsedDocstring:
-    simple = _parse_simple(doc)
-    return simple if simple is not None else _parse_lines(doc)
 
 
 def _parse_lines(doc: str) -> ParsedDocstring:
@@ -570,7 +565,8 @@ def parse_docstring(doc: str | None) -> ParsedDocstring:
     if not isinstance(doc, str) or not doc or doc.isspace():  # (not doc.strip(), without the copy)
         return ParsedDocstring()
     try:
-        return _parse(doc)
+        simple = _parse_simple(doc)
+        return simple if simple is not None else _parse_lines(doc)
     except Exception:  # pragma: no cover - a parser bug must not break a tool
         return ParsedDocstring()
 

@@ -100,9 +100,10 @@ def is_valid_tool_name(name: str) -> bool:
     return _TOOL_NAME.fullmatch(name) is not None and name.isascii()
 
 
-@lru_cache(maxsize=1024)
-def parsed_docstring(doc: str | None) -> docstrings.ParsedDocstring:
-    return docstrings.parse_docstring(doc)
+#: ``docstrings.parse_docstring``, each distinct text parsed once (the schema writer, the
+#: description and the binder all ask). The parser itself, not a function calling it: one
+#: call less on every tool's first parse.
+parsed_docstring = lru_cache(maxsize=1024)(docstrings.parse_docstring)
 
 
 def tool_description(tool: ToolModel) -> str:

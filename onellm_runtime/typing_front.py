@@ -674,12 +674,16 @@ def _returns(tp: object, has_annotation: bool) -> Returns:
     if type(tp) is type:  # a plain class (no metaclass, not a generic alias): the usual '-> str'
         found = _CLASS_RETURNS.get(tp)
         if found is None:
-            found = _CLASS_RETURNS[tp] = _returns_of(tp)
+            found = _returns_of(tp)
+            if len(_CLASS_RETURNS) >= _ANNOTATIONS_MAX:
+                _CLASS_RETURNS.clear()
+            _CLASS_RETURNS[tp] = found
         return found
     return _returns_of(tp)
 
 
-#: ``Returns`` per plain class: nodes are immutable, and most tools return one of a few classes.
+#: ``Returns`` per plain class (bounded): nodes are immutable, and most tools return one
+#: of a few classes.
 _CLASS_RETURNS: dict[object, Returns] = {}
 
 
