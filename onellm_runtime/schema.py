@@ -8,7 +8,7 @@ bytes on both sides.
 from __future__ import annotations
 
 import marshal
-from typing import Any
+from typing import Any, cast
 
 from . import rules
 from .model import (
@@ -231,7 +231,7 @@ def record_schema(record: Record, naming: str | None, tag: tuple[str, str] | Non
         return marshal.loads(hit[1]) if hit[1] is not None else _record_schema(record, naming, None)
     out = _record_schema(record, naming, None)
     try:
-        frozen: bytes | None = marshal.dumps(out, 2)
+        frozen: bytes | None = marshal.dumps(out, 4 if _is_tree(out, set()) else 2)
     except ValueError:  # a value marshal does not take as it is (a bound of a float subclass ...)
         frozen = None
     if len(_RECORD_SCHEMAS) >= _RECORD_SCHEMAS_MAX:
@@ -243,11 +243,26 @@ def record_schema(record: Record, naming: str | None, tag: tuple[str, str] | Non
 #: Each record's schema as written, by the record's identity and ``naming`` (the record is
 #: kept, so its id cannot be reused): a record's schema depends on nothing else, and many
 #: tools share a record (the front ends hand out one ``Record`` per class). Kept as
-#: ``marshal`` bytes, version 2 (no shared references): loading them is a new deep copy at
-#: C speed, several times cheaper than writing the schema again, and every tool gets dicts
-#: of its own to change. Bounded, like the checker's cache of clean records.
+#: ``marshal`` bytes: loading them is a new deep copy at C speed, several times cheaper
+#: than writing the schema again, and every tool gets dicts and lists of its own to change.
+#: Version 4 shares what was one object when written (interned keys such as "type", a
+#: description met twice), so copies cost no more memory than schemas written anew; it
+#: would share a dict or list met twice too, so a schema holding one (none does today) is
+#: kept as version 2, which shares nothing. Bounded, like the checker's cache of clean records.
 _RECORD_SCHEMAS: dict[tuple[int, str | None], tuple[Record, bytes | None]] = {}
 _RECORD_SCHEMAS_MAX = 4096
+
+
+def _is_tree(value: object, seen: set[int]) -> bool:
+    """Whether no dict or list occurs twice in ``value`` (each has one place to be changed)."""
+    if not isinstance(value, (dict, list)):
+        return True
+    container = cast("dict[str, object] | list[object]", value)
+    if id(container) in seen:
+        return False
+    seen.add(id(container))
+    children = container.values() if isinstance(container, dict) else container
+    return all(_is_tree(child, seen) for child in children)
 
 
 def _record_schema(record: Record, naming: str | None, tag: tuple[str, str] | None) -> Schema:

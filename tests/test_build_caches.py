@@ -119,6 +119,17 @@ def test_tools_sharing_a_record_get_schemas_they_can_change_alone() -> None:
     second = Tool.create(_visit, name="visit_again").input_schema
     assert repr(second) == expected
     assert second["properties"]["spot"] is not first["properties"]["spot"]
+    second["properties"]["spot"]["properties"]["tags"]["items"]["type"] = "integer"  # a copy's nested dict
+    assert repr(Tool.create(_visit, name="visit_third").input_schema) == expected
+
+
+def test_a_cached_schema_holding_one_dict_twice_would_be_kept_without_sharing() -> None:
+    from onellm_runtime.schema import _is_tree
+
+    shared: dict[str, object] = {"type": "string"}
+    assert _is_tree({"a": {"b": [shared]}, "c": ["x", "x"]}, set())
+    assert not _is_tree({"a": shared, "b": shared}, set())
+    assert not _is_tree({"a": [shared, shared]}, set())
 
 
 # --- a class's type variable found nothing in one tool: it still does in another ----------
