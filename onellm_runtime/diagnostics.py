@@ -374,7 +374,43 @@ def _record_default_fields(t: Record, path: str, w: _Walk, seen: set[int]) -> No
         _record_defaults(f.type, fpath, w, seen)
 
 
+def _plainly_clean(node: TypeNode) -> bool:
+    """Whether walking a type (and its records' defaults) surely finds nothing, told
+    without a walk: the commonest parameter types (scalars, enums, records already found
+    clean, and lists and dicts of those, or None). A shortcut only: every other type is
+    walked."""
+    if isinstance(node, Nullable):
+        node = node.inner
+    if isinstance(node, (Scalar, JsonType)):
+        return True
+    if isinstance(node, EnumType):
+        return not node.is_flag
+    if isinstance(node, Record):
+        return _is_clean_record(node)
+    if isinstance(node, ArrayType):
+        return _plainly_clean(node.item) and (not node.unique or _hashable(node.item))
+    if isinstance(node, MapType):
+        return _plainly_clean(node.value)
+    return _CLEAN_TYPES.get(id(node)) is node
+
+
+#: Parameter and return types whose walk found nothing, by identity (each kept, so its id
+#: cannot be reused): the runtime front end hands out one node per annotation object it
+#: has seen (``Optional[int]``, ``Literal[...]``, an ``Annotated`` alias), so a type that
+#: many tools share is walked once. What a walk finds depends on the type alone (a type
+#: clean under no class type parameters is clean under any). Bounded.
+_CLEAN_TYPES: dict[int, TypeNode] = {}
+
+
+def _remember_clean(node: TypeNode) -> None:
+    if len(_CLEAN_TYPES) >= _CLEAN_RECORDS_MAX:
+        _CLEAN_TYPES.clear()
+    _CLEAN_TYPES[id(node)] = node
+
+
 def _param_findings(tool: ToolModel, p: Param) -> list[tuple[str, str, str]]:
+    if p.kind == "normal" and p.default.state != "unreadable" and _plainly_clean(p.type):
+        return []
     w = _Walk(tool.class_type_params, [])
     if p.kind in ("context", "cancellation"):
         return w.found
@@ -390,12 +426,36 @@ def _param_findings(tool: ToolModel, p: Param) -> list[tuple[str, str, str]]:
     _walk_type(p.type, w)
     _default_findings(p.type, p.default.state, w, "")
     _record_defaults(p.type, "", w, set())
+    if not w.found and not tool.class_type_params:  # (a type variable of the class finds nothing there)
+        _remember_clean(p.type)
     return w.found
+
+
+def _plainly_fine(tool: ToolModel, name: str) -> bool:
+    """Whether ``check_tool`` surely finds nothing, told without building its findings:
+    each test is one of its own, with ``_plainly_clean`` for the walks. Most tools pass,
+    and the full check below decides every other one."""
+    if tool.misapplied_to is not None or tool.type_params or tool.class_type_params:
+        return False
+    if tool.naming is not None and tool.naming != "camelCase":
+        return False
+    if (tool.is_lambda and tool.explicit_name is None) or not rules.is_valid_tool_name(name):
+        return False
+    model_choice = tool.invocation_mode == "model_choice"
+    for p in tool.params:
+        if p.kind != "normal" or p.default.state == "unreadable" or not _plainly_clean(p.type):
+            return False
+        if model_choice and p.name == rules.INVOCATION_MODE:
+            return False
+    returns = tool.returns
+    return returns.kind != "type" or returns.type is None or _plainly_clean(returns.type)
 
 
 def check_tool(tool: ToolModel) -> list[Diagnostic]:
     """Every finding on one tool, in source order: function-level first, then per parameter."""
     name = rules.tool_name(tool)
+    if _plainly_fine(tool, name):
+        return []
     prefix = f"Tool '{name}': "
     out: list[Diagnostic] = []
 
@@ -440,15 +500,18 @@ def check_tool(tool: ToolModel) -> list[Diagnostic]:
     typevar_at = ""  # where the first type variable is used, for OLT004's message
     for p in tool.params:
         findings = _param_findings(tool, p)
-        for code, _, name in findings:
-            if code == "OLT004" and not typevar_at:
-                generic, typevar, typevar_at = True, name, f" in parameter '{p.name}'"
-        per_param.append((p, [f for f in findings if f[0] != "OLT004"]))
+        if findings:
+            for code, _, name in findings:
+                if code == "OLT004" and not typevar_at:
+                    generic, typevar, typevar_at = True, name, f" in parameter '{p.name}'"
+            findings = [f for f in findings if f[0] != "OLT004"]
+        per_param.append((p, findings))
 
     return_findings: list[tuple[str, str, str]] = []
-    if tool.returns.kind == "type" and tool.returns.type is not None:
+    returned = tool.returns.type
+    if tool.returns.kind == "type" and returned is not None and not _plainly_clean(returned):
         w = _Walk(tool.class_type_params, [])
-        _walk_type(tool.returns.type, w)
+        _walk_type(returned, w)
         for code, path, problem in w.found:
             if code == "OLT004":
                 if not typevar_at:

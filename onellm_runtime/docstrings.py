@@ -57,6 +57,21 @@ class ParsedDocstring:
     attributes: Mapping[str, str] = field(default_factory=lambda: _frozen({}))
     returns: str | None = None
 
+    def __init__(
+        self,
+        summary: str = "",
+        params: Mapping[str, str] | None = None,
+        attributes: Mapping[str, str] | None = None,
+        returns: str | None = None,
+    ) -> None:
+        # Written out (the frozen dataclass's own calls object.__setattr__ per field, and
+        # every tool parses a docstring of its own): the same fields and defaults.
+        d = self.__dict__
+        d["summary"] = summary
+        d["params"] = _frozen({}) if params is None else params
+        d["attributes"] = _frozen({}) if attributes is None else attributes
+        d["returns"] = returns
+
 
 # --- sections --------------------------------------------------------------
 
@@ -211,18 +226,21 @@ def _clean_lines(doc: str) -> list[str]:
     Applying it to a raw docstring and to one that Python 3.13 already dedented
     gives the same lines.
     """
-    lines = doc.replace("\r\n", "\n").replace("\r", "\n").expandtabs().split("\n")
+    if "\r" in doc:
+        doc = doc.replace("\r\n", "\n").replace("\r", "\n")
+    if "\t" in doc:
+        doc = doc.expandtabs()
+    lines = doc.split("\n")
+    rest = lines[1:]
     margin = -1
-    for line in lines[1:]:
+    for line in rest:
         content = len(line.lstrip())
         if content:
             indent = len(line) - content
             if margin < 0 or indent < margin:
                 margin = indent
-    lines[0] = lines[0].lstrip()
-    if margin > 0:
-        lines[1:] = [line[margin:] for line in lines[1:]]
-    lines = [line.rstrip() for line in lines]
+    lines[0] = lines[0].strip()
+    lines[1:] = [line[margin:].rstrip() for line in rest] if margin > 0 else [line.rstrip() for line in rest]
     start, end = 0, len(lines)
     while start < end and not lines[start]:
         start += 1
@@ -240,19 +258,32 @@ def _block_end(lines: list[str], start: int, indent: int) -> int:
     for j in range(start, len(lines)):
         line = lines[j]
         if line:
-            if _indent(line) <= indent:
+            if len(line) - len(line.lstrip()) <= indent:
                 break
             end = j + 1
     return end
 
 
 def _dedent(body: list[str]) -> list[str]:
-    margin = min((_indent(line) for line in body if line), default=0)
-    return [line[margin:] for line in body]
+    margin = min([len(line) - len(line.lstrip()) for line in body if line], default=0)
+    return [line[margin:] for line in body] if margin else body
+
+
+#: ``_header_kind`` by the header's text as written (``"Args"``): the same few headers
+#: recur in every docstring, and normalising one costs more than looking it up.
+_HEADER_KINDS: dict[str, str | None] = {}
 
 
 def _header_kind(name: str) -> str | None:
-    return _SECTION_KINDS.get(" ".join(name.split()).lower())
+    try:
+        return _HEADER_KINDS[name]
+    except KeyError:
+        pass
+    kind = _SECTION_KINDS.get(" ".join(name.split()).lower())
+    if len(_HEADER_KINDS) >= 512:  # bounded: most lines ending in ':' are prose, not headers
+        _HEADER_KINDS.clear()
+    _HEADER_KINDS[name] = kind
+    return kind
 
 
 # A section start: (style, kind, field match or None).
@@ -263,7 +294,8 @@ def _section_at(lines: list[str], i: int) -> _Start | None:
     stripped = lines[i].strip()
     if not stripped:
         return None
-    if i + 1 < len(lines) and _UNDERLINE.fullmatch(lines[i + 1].strip()):
+    nxt = lines[i + 1] if i + 1 < len(lines) else ""
+    if ("---" in nxt or "===" in nxt) and _UNDERLINE.fullmatch(nxt.strip()):
         kind = _header_kind(stripped[:-1] if stripped.endswith(":") else stripped)
         if kind is not None:
             return ("numpy", kind, None)
@@ -285,13 +317,6 @@ def _section_at(lines: list[str], i: int) -> _Start | None:
 _Head = tuple[list[str], str]
 
 
-def _google_head(stripped: str) -> _Head | None:
-    match = _GOOGLE_ENTRY.fullmatch(stripped)
-    if match is None:
-        return None
-    return [match.group("name")], match.group("desc") or ""
-
-
 def _numpy_head(stripped: str) -> _Head | None:
     names = [name.strip().lstrip("*") for name in stripped.partition(":")[0].split(",")]
     if all(name.isidentifier() for name in names):
@@ -309,7 +334,7 @@ def _entries(
     """
     found: list[tuple[list[str], list[str]]] = []
     for line in _dedent(body):
-        if line and not _indent(line):
+        if line and not line[0].isspace():  # at the body's least indentation
             parsed = head(line)
             if parsed is not None:
                 found.append((parsed[0], [parsed[1]]))
@@ -317,6 +342,32 @@ def _entries(
         if found:
             found[-1][1].append(line)
     return [(names, flatten("\n".join(text))) for names, text in found]
+
+
+def _google_entries(body: list[str]) -> list[tuple[str, str]]:
+    """A Google section's (name, flattened description) entries, as ``_entries`` reads a
+    NumPy one, with a head being a line that ``_GOOGLE_ENTRY`` matches in full (one name
+    each). Written out for the commonest section (every tool's ``Args:``), where calls per
+    line were most of the parser's cost. Lines are not dedented first: a head is a line at
+    the least indentation, matched from there, and a continuation's own indentation is
+    whitespace that flattening drops anyway."""
+    margin = -1
+    for line in body:
+        if line:
+            indent = len(line) - len(line.lstrip())
+            if margin < 0 or indent < margin:
+                margin = indent
+    found: list[tuple[str, list[str]]] = []
+    match = _GOOGLE_ENTRY.fullmatch
+    for line in body:
+        if line and not line[margin].isspace():  # at the least indentation
+            m = match(line, margin)
+            if m is not None:
+                found.append((m["name"], [m["desc"] or ""]))
+                continue
+        if found:
+            found[-1][1].append(line)
+    return [(name, flatten(text[0] if len(text) == 1 else "\n".join(text))) for name, text in found]
 
 
 def _strip_return_type(text: str) -> str:
@@ -390,7 +441,56 @@ class _Collector:
                 target[name] = text
 
 
-def _parse(doc: str) -> ParsedDocstring:
+# The commonest docstring of a tool, read in one match: a summary, then an ``Args:``
+# section of one-line entries to the end. Nothing before the header has a colon (so no
+# line there starts a Google or Sphinx section: the header is the first colon), every
+# entry sits at one indentation deeper than the header's, and the rest is blank.
+_SIMPLE = re.compile(
+    r"(?P<summary>[^:]*)\n"
+    r"(?P<indent> *)(?:Args|Arguments|Parameters|Params): *"
+    r"(?P<body>(?:\n(?P<entry>(?P=indent) +)\S[^\n]*)(?:\n(?:(?P=entry)\S[^\n]*| *))*)"
+)
+
+
+def _parse_simple(doc: str) -> ParsedDocstring | None:
+    """``_parse_lines(doc)`` for a docstring ``_SIMPLE`` matches, else None.
+
+    The same reading, without the line-by-line work: spaces and line breaks inside the
+    summary and the entries are what ``flatten`` collapses anyway; relative indentation,
+    the only kind the sections depend on, is the same before and after dedenting (the
+    header is never the first line, the one line ``cleandoc`` treats apart); and with no
+    tab, carriage return or underline anywhere, cleaning changes nothing else.
+    """
+    if "\t" in doc or "\r" in doc or "---" in doc or "===" in doc:
+        return None
+    m = _SIMPLE.fullmatch(doc)
+    if m is None:
+        return None
+    summary, body, indent = m.group("summary", "body", "entry")
+    margin = len(indent)
+    params: dict[str, str] = {}
+    match = _GOOGLE_ENTRY.fullmatch
+    for line in body.split("\n"):
+        if len(line) <= margin or line[margin] == " ":
+            continue  # a blank line: it continues an entry with nothing but whitespace
+        # Matched as written: trailing spaces change nothing that flatten keeps.
+        entry = match(line, margin)
+        if entry is None:
+            return None  # a head-level line that is no entry continues the one before: the full parser
+        name, desc = entry.group("name", "desc")  # never starred: the stars are outside the group
+        if name not in params and desc:
+            text = flatten(desc)
+            if text:
+                params[name] = text
+    return ParsedDocstring(flatten(summary), _frozen(params), _NO_ENTRIES, None)
+
+
+#: The empty mapping of a docstring with no entries of a kind (read-only, so one serves all).
+_NO_ENTRIES: Mapping[str, str] = _frozen({})
+
+
+def _parse_lines(doc: str) -> ParsedDocstring:
+    """The parser: every style, line by line."""
     lines = _clean_lines(doc)
     summary: list[str] = []
     found = _Collector()
@@ -398,15 +498,19 @@ def _parse(doc: str) -> ParsedDocstring:
     i = 0
     n = len(lines)
     while i < n:
-        start = _section_at(lines, i)
+        line = lines[i]
+        if ":" in line or (i + 1 < n and ("---" in lines[i + 1] or "===" in lines[i + 1])):
+            start = _section_at(lines, i)
+        else:  # no section starts without a colon on its line or an underline on the next
+            start = None
         if start is None:
             if not in_sections:
-                summary.append(lines[i])
+                summary.append(line)
             i += 1
             continue
         in_sections = True
         style, kind, match = start
-        indent = _indent(lines[i])
+        indent = len(line) - len(line.lstrip())
         if style == "sphinx":
             assert match is not None
             end = _block_end(lines, i + 1, indent)
@@ -435,9 +539,14 @@ def _parse(doc: str) -> ParsedDocstring:
         if kind == _RETURNS:
             text = _google_returns(body) if style == "google" else _numpy_returns(body)
             found.add(kind, [], text)
+        elif kind != _OTHER and style == "google":
+            target = found.params if kind == _PARAMS else found.attributes
+            for name, text in _google_entries(body):
+                name = name.lstrip("*")  # as _Collector.add does
+                if text and name and name not in target:
+                    target[name] = text
         elif kind != _OTHER:
-            head = _google_head if style == "google" else _numpy_head
-            for names, text in _entries(body, head):
+            for names, text in _entries(body, _numpy_head):
                 found.add(kind, names, text)
         i = max(end, body_start)
     return ParsedDocstring(
@@ -453,10 +562,11 @@ def parse_docstring(doc: str | None) -> ParsedDocstring:
 
     Never raises: what cannot be read is left out.
     """
-    if not isinstance(doc, str) or not doc.strip():
+    if not isinstance(doc, str) or not doc or doc.isspace():  # (not doc.strip(), without the copy)
         return ParsedDocstring()
     try:
-        return _parse(doc)
+        simple = _parse_simple(doc)
+        return simple if simple is not None else _parse_lines(doc)
     except Exception:  # pragma: no cover - a parser bug must not break a tool
         return ParsedDocstring()
 

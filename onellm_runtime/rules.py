@@ -18,6 +18,7 @@ from .model import (
     ArrayType,
     Default,
     EnumType,
+    JsonType,
     LiteralType,
     MapType,
     Marker,
@@ -94,12 +95,15 @@ def tool_name(tool: ToolModel) -> str:
 
 
 def is_valid_tool_name(name: str) -> bool:
+    if len(name) <= 64 and name.isascii() and name.isidentifier():  # the usual name, told without the pattern
+        return True
     return _TOOL_NAME.fullmatch(name) is not None and name.isascii()
 
 
-@lru_cache(maxsize=1024)
-def parsed_docstring(doc: str | None) -> docstrings.ParsedDocstring:
-    return docstrings.parse_docstring(doc)
+#: ``docstrings.parse_docstring``, each distinct text parsed once (the schema writer, the
+#: description and the binder all ask). The parser itself, not a function calling it: one
+#: call less on every tool's first parse.
+parsed_docstring = lru_cache(maxsize=1024)(docstrings.parse_docstring)
 
 
 def tool_description(tool: ToolModel) -> str:
@@ -281,8 +285,6 @@ def return_category(tool: ToolModel) -> L["none", "text", "parts", "json", "valu
     returns = tool.returns
     if returns.kind != "type" or returns.type is None:
         return "none" if returns.kind == "type" else returns.kind
-    from .model import JsonType
-
     t = strip(returns.type)
     if isinstance(t, Scalar) and t.kind == ScalarKind.STR:
         return "text"

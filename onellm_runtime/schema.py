@@ -7,7 +7,8 @@ bytes on both sides.
 
 from __future__ import annotations
 
-from typing import Any
+import marshal
+from typing import Any, cast
 
 from . import rules
 from .model import (
@@ -190,9 +191,12 @@ def _union(node: UnionType, naming: str | None, explicit: str | None) -> Schema:
 
 
 def _property(node: TypeNode, naming: str | None, doc: str | None, default: Default) -> Schema:
-    frag = fragment(node, naming)
-    if doc is not None and "description" not in frag:
-        frag = _with_description(frag, doc)
+    if doc is not None and type(node) is Scalar and node.minimum is None:  # the commonest: a documented str ...
+        frag = _with_description(_SCALARS[node.kind], doc)  # (which copies: the table is not changed)
+    else:
+        frag = fragment(node, naming)
+        if doc is not None and "description" not in frag:
+            frag = _with_description(frag, doc)
     if default.state == "value":
         frag["default"] = default.value  # the last keyword: appending keeps the order
     return frag
@@ -215,7 +219,53 @@ def _with_description(frag: Schema, text: str) -> Schema:
 
 
 def record_schema(record: Record, naming: str | None, tag: tuple[str, str] | None = None) -> Schema:
-    """A record's closed object; ``tag`` is (discriminator field, this member's tag) in a union."""
+    """A record's closed object; ``tag`` is (discriminator field, this member's tag) in a union.
+
+    Written once per record (and ``naming``), then copied: see ``_RECORD_SCHEMAS``.
+    """
+    if tag is not None:
+        return _record_schema(record, naming, tag)
+    key = (id(record), naming)
+    hit = _RECORD_SCHEMAS.get(key)
+    if hit is not None and hit[0] is record:
+        return marshal.loads(hit[1]) if hit[1] is not None else _record_schema(record, naming, None)
+    out = _record_schema(record, naming, None)
+    try:
+        frozen: bytes | None = marshal.dumps(out, 4 if _is_tree(out, set()) else 2)
+    except ValueError:  # a value marshal does not take as it is (a bound of a float subclass ...)
+        frozen = None
+    if len(_RECORD_SCHEMAS) >= _RECORD_SCHEMAS_MAX:
+        _RECORD_SCHEMAS.clear()
+    _RECORD_SCHEMAS[key] = (record, frozen)
+    return out
+
+
+#: Each record's schema as written, by the record's identity and ``naming`` (the record is
+#: kept, so its id cannot be reused): a record's schema depends on nothing else, and many
+#: tools share a record (the front ends hand out one ``Record`` per class). Kept as
+#: ``marshal`` bytes: loading them is a new deep copy at C speed, several times cheaper
+#: than writing the schema again, and every tool gets dicts and lists of its own to change.
+#: Version 4 shares what was one object when written (interned keys such as "type", a
+#: description met twice), so copies cost no more memory than schemas written anew; it
+#: would share a dict or list met twice too, so a schema holding one (none does today) is
+#: kept as version 2, which shares nothing. Bounded, like the checker's cache of clean records.
+_RECORD_SCHEMAS: dict[tuple[int, str | None], tuple[Record, bytes | None]] = {}
+_RECORD_SCHEMAS_MAX = 4096
+
+
+def _is_tree(value: object, seen: set[int]) -> bool:
+    """Whether no dict or list occurs twice in ``value`` (each has one place to be changed)."""
+    if not isinstance(value, (dict, list)):
+        return True
+    container = cast("dict[str, object] | list[object]", value)
+    if id(container) in seen:
+        return False
+    seen.add(id(container))
+    children = container.values() if isinstance(container, dict) else container
+    return all(_is_tree(child, seen) for child in children)
+
+
+def _record_schema(record: Record, naming: str | None, tag: tuple[str, str] | None) -> Schema:
     properties: Schema = {}
     required: list[str] = []
     for f in record.fields:
@@ -238,9 +288,13 @@ def input_schema(tool: ToolModel) -> Schema:
     """The closed object a model fills in to call the tool."""
     properties: Schema = {}
     required: list[str] = []
-    for p in rules.model_params(tool):
-        properties[p.name] = _property(p.type, tool.naming, rules.param_doc(tool, p.name), p.default)
-        if not p.default.present:
+    docs = rules.parsed_docstring(tool.docstring).params  # what rules.param_doc reads
+    naming = tool.naming
+    for p in tool.params:
+        if p.kind != "normal":  # rules.model_params: context and token parameters are not sent
+            continue
+        properties[p.name] = _property(p.type, naming, docs.get(p.name), p.default)
+        if p.default.state == "none":  # not Default.present
             required.append(p.name)
     if tool.invocation_mode == "model_choice":
         properties[rules.INVOCATION_MODE] = dict(_INVOCATION_MODE_PROPERTY)

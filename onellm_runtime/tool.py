@@ -20,17 +20,28 @@ from typing import (
     overload,
 )
 
+from types import FunctionType, MappingProxyType
+
 from typing_extensions import Concatenate, ParamSpec, Self
 
 if TYPE_CHECKING:
-    from . import diagnostics
+    from . import diagnostics, schema, typing_front
     from .binding import Binder
     from .model import Returns, ToolModel
+else:
+    diagnostics = schema = typing_front = None  # see _load_core
 
 # The core (typing_front, diagnostics, schema, rules and the model under them) is imported
 # where a tool is first described, not here: ``import onellm_runtime`` stays light for code
 # that only uses results and annotations, as the binder and the invoker are imported on
 # first use. Its import is paid by the first tool (figures in benchmarks/README.md).
+
+
+def _load_core() -> None:
+    """Import the core once, into this module's globals: an import statement in the build
+    path would cost each tool a look-up in ``sys.modules`` and the import machinery."""
+    global diagnostics, schema, typing_front
+    from . import diagnostics, schema, typing_front
 
 __all__ = ["Tool", "ToolDefinitionError", "tool", "tools_of"]
 
@@ -41,6 +52,13 @@ R2 = TypeVar("R2")
 S = TypeVar("S")
 
 _INVOCATION_MODES = ("wait", "model_choice")
+
+
+class _Unset:
+    """The type of ``_UNSET``: a value not worked out yet (where None is a value)."""
+
+
+_UNSET = _Unset()
 
 
 class ToolDefinitionError(TypeError):
@@ -82,6 +100,17 @@ def _described(fn: Any) -> Any:
 def _opaque(obj: object) -> bool:
     """Wrappers whose ``__wrapped__`` ``Tool._from`` sorts out itself (or reports)."""
     return isinstance(obj, (Tool, staticmethod, classmethod))
+
+
+def _plain_function(fn: object) -> bool:
+    """A module-level function that ``Tool._from``'s chain would take as it is (binding
+    "function"): not a method by its qualified name, no overload stub, no bound method."""
+    return (
+        type(fn) is FunctionType
+        and "." not in fn.__qualname__
+        and fn.__name__ != "_overload_dummy"
+        and not (hasattr(fn, "__func__") and hasattr(fn, "__self__"))
+    )
 
 
 def _unresolved_where(fn: Any, missing: str) -> str:
@@ -133,6 +162,41 @@ class _Options:
         self.invocation_mode = invocation_mode
 
 
+#: The options of ``Tool.create(fn)`` and a bare ``@tool``, made once (options are never
+#: changed after they are made).
+_DEFAULT_OPTIONS = _Options(None, None, False, False, True, 0, None, "wait")
+
+
+def _options(
+    name: str | None,
+    description: str | None,
+    ends_loop: bool,
+    requires_approval: bool,
+    parallel_safe: bool,
+    timeout_seconds: float,
+    naming: str | None,
+    invocation_mode: str,
+) -> _Options:
+    """The options as given; the shared default ones when every value is the default
+    itself (``is``, and an int 0: ``timeout_seconds=0.0`` is kept as given, as the
+    manifest prints it)."""
+    if (
+        name is None
+        and description is None
+        and ends_loop is False
+        and requires_approval is False
+        and parallel_safe is True
+        and type(timeout_seconds) is int
+        and timeout_seconds == 0
+        and naming is None
+        and invocation_mode == "wait"
+    ):
+        return _DEFAULT_OPTIONS
+    return _Options(
+        name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode
+    )
+
+
 class Tool(Generic[P, R]):
     """A function offered to a model: its schemas, its metadata, and a strict binder.
 
@@ -144,25 +208,32 @@ class Tool(Generic[P, R]):
     fn: Callable[..., Any]
     """The underlying function (for a method: the plain function, taking ``self``)."""
 
+    # What most tools never set, or set only once finished: class-level defaults, so that
+    # making a tool stores only what it was given (a module may make thousands).
+    _owner: object = None  # the instance or class the first argument is bound to
+    _model: ToolModel | None = None
+    _input_schema: dict[str, Any] | None = None
+    _output_schema: dict[str, Any] | None | _Unset = _UNSET  # written when first asked for
+    _binder: Binder | None = None
+    _name: str | None = None
+    _class_type_params: tuple[str, ...] = ()
+    _class_scope: Mapping[str, object] = MappingProxyType({})  # a PEP 695 class's type parameters
+    _classname: str | None = None
+
     def __init__(self, fn: Callable[P, R], options: _Options, *, binding: str, owner: object = None) -> None:
         # binding: "function", "method" (self in fn), "classmethod", "staticmethod", "bound"
         self.fn = fn
         self._described: Any = _described(fn)  # whose signature, annotations and docstring describe the tool
         self._options = options
         self._binding = binding
-        self._owner = owner  # the instance or class the first argument is bound to
-        self._model: ToolModel | None = None
-        self._input_schema: dict[str, Any] | None = None
-        self._output_schema: dict[str, Any] | None = None
-        self._binder: Binder | None = None
-        self._name: str | None = None
-        self._class_type_params: tuple[str, ...] = ()
-        self._class_scope: dict[str, object] = {}  # a PEP 695 class's type parameters, for string annotations
-        self._classname: str | None = None
-        # A sync wrapper around an ``async def`` returns its coroutine: awaited all the same.
-        self.is_async: bool = any(
-            getattr(getattr(f, "__code__", None), "co_flags", 0) & 0x80 for f in (fn, self._described)
-        )
+        if owner is not None:
+            self._owner = owner
+        code = getattr(fn, "__code__", None)
+        self.is_async: bool = bool(code is not None and code.co_flags & 0x80)
+        if self._described is not fn and not self.is_async:
+            # A sync wrapper around an ``async def`` returns its coroutine: awaited all the same.
+            inner = getattr(self._described, "__code__", None)
+            self.is_async = bool(inner is not None and inner.co_flags & 0x80)
         self.__wrapped__ = fn
         self.__doc__ = getattr(self._described, "__doc__", None)
         self.__name__ = getattr(fn, "__name__", "tool")
@@ -185,14 +256,14 @@ class Tool(Generic[P, R]):
         invocation_mode: str = "wait",
     ) -> Tool[P2, R2]:
         """Make a tool of ``fn`` (a function, a bound method, or a static/class method)."""
-        options = _Options(
+        options = _options(
             name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode
         )
         return cls._from(fn, options)
 
     def _lower(self, final: bool) -> ToolModel | None:
-        from . import diagnostics, typing_front
-
+        if typing_front is None:
+            _load_core()
         o = self._options
         fn: Any = self._described
         try:
@@ -229,13 +300,10 @@ class Tool(Generic[P, R]):
         """Lower, check and describe the tool; ``final=False`` may defer unresolved names."""
         if self._model is not None:
             return
-        from . import schema
-
         model = self._lower(final)
         if model is None:
             return
         self._input_schema = schema.input_schema(model)
-        self._output_schema = schema.output_schema(model)
         self._model = model
 
     @property
@@ -266,14 +334,20 @@ class Tool(Generic[P, R]):
 
     @property
     def input_schema(self) -> dict[str, Any]:
-        self.model
-        assert self._input_schema is not None
-        return self._input_schema
+        found = self._input_schema
+        if found is None:
+            self.model  # finish (or raise) a tool deferred at creation
+            found = self._input_schema
+            assert found is not None
+        return found
 
     @property
     def output_schema(self) -> dict[str, Any] | None:
-        self.model
-        return self._output_schema
+        found = self._output_schema
+        if isinstance(found, _Unset):  # most callers never ask: written on first use
+            model = self.model  # (which imports the core, schema among it)
+            found = self._output_schema = schema.output_schema(model)
+        return found
 
     @property
     def ends_loop(self) -> bool:
@@ -374,7 +448,7 @@ class Tool(Generic[P, R]):
         return self._bound_to(obj)
 
     def _bound_to(self, target: object) -> Tool[Any, Any]:
-        self.model  # finish (or raise) before copying, so every bound copy shares the result
+        self.output_schema  # finish (or raise) before copying, so every bound copy shares the result
         bound: Tool[Any, Any] = cast(Any, object.__new__(Tool))
         bound.__dict__.update(self.__dict__)
         bound._binding = "bound" if self._binding == "method" else "classmethod"
@@ -384,6 +458,10 @@ class Tool(Generic[P, R]):
     @classmethod
     def _from(cls, fn: Any, options: _Options) -> Tool[Any, Any]:
         """``@tool`` and ``Tool.create``: sort out what was decorated, then build."""
+        if _plain_function(fn):  # the usual case, sorted out at once: what the chain below concludes for it
+            t: Tool[Any, Any] = Tool(fn, options, binding="function")
+            t._finish(final=False)
+            return t
         misapplied: str | None = None
         display_name: str = getattr(fn, "__name__", type(fn).__name__)
         owner: object = None
@@ -419,7 +497,7 @@ class Tool(Generic[P, R]):
             name = options.name or snake_case(display_name)
             model = ToolModel(name, options.name, None, None, (), Returns("none"), misapplied_to=misapplied)
             _raise_findings(check_tool(model))
-        t: Tool[Any, Any] = Tool(func, options, binding=binding, owner=owner)
+        t = Tool(func, options, binding=binding, owner=owner)
         if binding in ("function", "bound") or owner is not None:
             t._finish(final=False)  # a class member is finished by __set_name__
         return t
@@ -541,7 +619,7 @@ class _ToolDecorator:
         naming: str | None = None,
         invocation_mode: str = "wait",
     ) -> Any:
-        options = _Options(
+        options = _options(
             name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode
         )
         if fn is not None:

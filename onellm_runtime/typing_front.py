@@ -188,9 +188,12 @@ class _Lowering:
             return Unsupported("any")
         if tp is object:
             return Unsupported("object")
-        scalar = _SCALAR_NODES.get(tp) if isinstance(tp, type) else None
-        if scalar is not None:
-            return scalar
+        if isinstance(tp, type):
+            # scalars, and the records and enums lowered before (classes are taken as
+            # fixed once seen; a cached record is acyclic, and not being lowered now)
+            known = _SCALAR_NODES.get(tp) or _RECORDS.get(tp) or _ENUMS.get(tp)
+            if known is not None:
+                return known
         if isinstance(tp, typing.TypeVar):
             if tp in self.subst:
                 return self._substituted(self.subst[tp])
@@ -230,7 +233,7 @@ class _Lowering:
             return ArrayType(self.lower(args[0]), _SETS[origin])
         if origin in _MAPS:
             key = args[0]
-            while getattr(key, "__supertype__", None) is not None:
+            while key is not str and getattr(key, "__supertype__", None) is not None:
                 key = key.__supertype__
             if key is not str:
                 return Unsupported("dict_key")
@@ -425,20 +428,124 @@ def _default(value: object) -> Default:
 
 
 def _hints(obj: object, localns: Mapping[str, object] | None = None) -> dict[str, Any]:
+    """``typing.get_type_hints`` with extras, plus what it misses (see ``_strings_resolved``).
+
+    A function's annotations are read through a stand-in holding only its annotations and
+    globals: Python 3.10 would otherwise make ``x: "int" = None`` an ``Optional[int]`` (it
+    drops that in 3.11), which an unquoted ``x: int = None`` never is.
+    """
     scope = dict(localns) if localns else {}
-    if not isinstance(obj, type):  # PEP 695 'def f[T]': get_type_hints sees T only from 3.13 on
+    target = obj
+    if not isinstance(obj, type):
+        # PEP 695 'def f[T]': get_type_hints sees T only from 3.13 on
         for param in getattr(obj, "__type_params__", ()):
             scope.setdefault(param.__name__, param)
+        target = _Annotations(getattr(obj, "__annotations__", None) or {}, _function_globals(obj))
     try:
-        hints = typing.get_type_hints(obj, localns=scope or None, include_extras=True)
+        hints = typing.get_type_hints(target, localns=scope or None, include_extras=True)
         if sys.version_info < (3, 11):
             module = sys.modules.get(getattr(obj, "__module__", None) or "")
-            globalns: dict[str, Any] = getattr(obj, "__globals__", None) or (vars(module) if module else {})
+            globalns: dict[str, Any] = getattr(target, "__globals__", None) or (vars(module) if module else {})
             local = dict(vars(obj)) if isinstance(obj, type) else scope
             hints = {name: _strings_resolved(hint, globalns, local) for name, hint in hints.items()}
         return hints
     except NameError as e:
         raise Unresolved(getattr(e, "name", None) or str(e)) from None
+
+
+class _Annotations:
+    """A function's annotations and globals, for ``get_type_hints`` (see ``_hints``)."""
+
+    def __init__(self, annotations: dict[str, Any], globalns: dict[str, Any]) -> None:
+        self.__annotations__ = annotations
+        self.__globals__ = globalns
+
+
+def _function_globals(fn: object) -> dict[str, Any]:
+    """The globals ``get_type_hints`` resolves a function's names in: the wrapped function's."""
+    while hasattr(fn, "__wrapped__"):
+        fn = getattr(fn, "__wrapped__")
+    found: dict[str, Any] = getattr(fn, "__globals__", {})
+    return found
+
+
+def _function_hints(fn: Callable[..., Any], raw: dict[str, Any], localns: Mapping[str, object] | None) -> dict[str, Any]:
+    """``_hints(fn, localns)``, without ``get_type_hints`` for the usual string annotations.
+
+    ``get_type_hints`` compiles every string anew on every call (a ``ForwardRef`` each), the
+    bulk of describing a tool written under ``from __future__ import annotations``. Here
+    each string is compiled once (``_compiled``: the code is a pure function of the text)
+    and evaluated in the same namespaces. Any annotation whose value would need more of
+    ``get_type_hints``'s work (a forward reference inside it, a special form it refuses, a
+    string that fails to compile) sends the whole function down the exact path instead.
+    """
+    globalns = _function_globals(fn)
+    scope: dict[str, Any] = dict(localns) if localns else {}
+    for param in getattr(fn, "__type_params__", ()):
+        scope.setdefault(param.__name__, param)
+    namespace = scope or globalns  # get_type_hints: no local namespace means the globals
+    hints: dict[str, Any] = {}
+    for name, value in raw.items():
+        if isinstance(value, str):
+            code = _compiled(value)
+            if code is None:
+                return _hints(fn, localns)
+            try:
+                value = eval(code, globalns, namespace)  # what ForwardRef._evaluate runs
+            except NameError as e:
+                raise Unresolved(getattr(e, "name", None) or str(e)) from None
+            except Exception:
+                return _hints(fn, localns)  # the exact path raises what get_type_hints raises
+            if not _plain_value(value):
+                return _hints(fn, localns)
+        elif not _plain_value(value):
+            return _hints(fn, localns)
+        hints[name] = _NONE_TYPE if value is None else value
+    return hints
+
+
+_NONE_TYPE = type(None)
+
+#: What ``get_type_hints`` refuses as a parameter's annotation (``typing._type_check``).
+_REFUSED_FORMS: set[object] = {
+    getattr(m, n)
+    for m in (typing, typing_extensions)
+    for n in ("ClassVar", "Final", "Generic", "Protocol")
+    if hasattr(m, n)
+}
+
+
+def _plain_value(value: object) -> bool:
+    """An evaluated annotation that ``get_type_hints`` would return as it is: a class, None,
+    a NewType, a TypeVar, or a subscripted form with no string inside and none it refuses."""
+    if type(value) is type:  # the usual: a plain class
+        return value is not typing.Generic
+    if value is None or isinstance(value, (typing.TypeVar, typing.NewType)):
+        return True
+    if isinstance(value, type):
+        return value not in _REFUSED_FORMS
+    origin = typing.get_origin(value)
+    return origin is not None and origin not in _REFUSED_FORMS and not _unevaluated(value)
+
+
+#: Compiled string annotations by their text, bounded. The code depends on the text alone;
+#: evaluating it, which depends on the namespaces, is done for every function.
+_CODE: dict[str, types.CodeType | None] = {}
+
+
+def _compiled(text: str) -> types.CodeType | None:
+    try:
+        return _CODE[text]
+    except KeyError:
+        pass
+    try:
+        code: types.CodeType | None = compile(text, "<annotation>", "eval", dont_inherit=True)
+    except SyntaxError:  # get_type_hints words this error its own way
+        code = None
+    if len(_CODE) >= _ANNOTATIONS_MAX:
+        _CODE.clear()
+    _CODE[text] = code
+    return code
 
 
 #: Annotation objects found to hold no string, by identity (each kept, so its id cannot be
@@ -463,6 +570,8 @@ def _unevaluated(annotation: object) -> bool:
     """A string annotation, or one with a string or ForwardRef inside (``list["Item"]``)."""
     if isinstance(annotation, (str, typing.ForwardRef)):
         return True
+    if type(annotation) is type:  # a plain class (asked first: a class answers a missing attribute slowly)
+        return False
     args: object = getattr(annotation, "__args__", None)
     if not isinstance(args, tuple) or typing.get_origin(annotation) in _LITERALS:
         return False
@@ -657,6 +766,23 @@ def _unwrap_awaitable(tp: object) -> object:
 def _returns(tp: object, has_annotation: bool, site: Site | None = None) -> Returns:
     if not has_annotation:
         return Returns("unannotated")
+    if type(tp) is type:  # a plain class (no metaclass, not a generic alias): the usual '-> str'
+        found = _CLASS_RETURNS.get(tp)
+        if found is None:
+            found = _returns_of(tp)  # a class's own fields carry their sites (records)
+            if len(_CLASS_RETURNS) >= _ANNOTATIONS_MAX:
+                _CLASS_RETURNS.clear()
+            _CLASS_RETURNS[tp] = found
+        return found
+    return _returns_of(tp, site)
+
+
+#: ``Returns`` per plain class (bounded): nodes are immutable, and most tools return one
+#: of a few classes.
+_CLASS_RETURNS: dict[object, Returns] = {}
+
+
+def _returns_of(tp: object, site: Site | None = None) -> Returns:
     written = tp
     tp = _unwrap_awaitable(tp)
     if tp is None or tp is type(None):
@@ -674,35 +800,73 @@ def _returns(tp: object, has_annotation: bool, site: Site | None = None) -> Retu
     return Returns("type", lower_type(tp, site, written))
 
 
-class _Signature:
-    """What ``inspect.signature`` would say, read straight from the code object (faster)."""
+_NO_PARAMS: tuple[str, ...] = ()
 
-    __slots__ = ("names", "kinds", "defaults")
 
-    def __init__(self, fn: Callable[..., Any], skip_first: bool) -> None:
-        code = fn.__code__
-        pos = code.co_argcount
-        kwonly = code.co_kwonlyargcount
-        names = list(code.co_varnames[: pos + kwonly])
-        kinds: list[ParamKind] = ["normal"] * len(names)
-        defaults: dict[str, object] = {}
-        pos_defaults = fn.__defaults__ or ()
-        for name, value in zip(names[pos - len(pos_defaults) : pos], pos_defaults):
-            defaults[name] = value
-        defaults.update(fn.__kwdefaults__ or {})
-        index = pos + kwonly
-        if code.co_flags & 0x04:  # CO_VARARGS
-            names.insert(pos, code.co_varnames[index])
-            kinds.insert(pos, "var_positional")
-            index += 1
-        if code.co_flags & 0x08:  # CO_VARKEYWORDS
-            names.append(code.co_varnames[index])
-            kinds.append("var_keyword")
-        if skip_first and names and kinds[0] == "normal":
-            del names[0], kinds[0]
-        self.names = names
-        self.kinds = kinds
-        self.defaults = defaults
+def _params(fn: Any, hints: Mapping[str, Any], skip_first: bool) -> list[Param]:
+    """The parameters, read straight from the code object (what ``inspect.signature``
+    would say, much faster): ``*args``/``**kwargs`` in their places, ``self`` dropped."""
+    code = fn.__code__
+    pos = code.co_argcount
+    total = pos + code.co_kwonlyargcount
+    varnames = code.co_varnames
+    if code.co_flags & 0x0C:  # CO_VARARGS, CO_VARKEYWORDS: their names go in their places
+        return _params_with_varargs(fn, hints, skip_first)
+    pos_defaults = fn.__defaults__ or ()
+    first_default = pos - len(pos_defaults)
+    kw_defaults: dict[str, object] = fn.__kwdefaults__ or {}
+    params: list[Param] = []
+    for index in range(1 if skip_first and total else 0, total):
+        name = varnames[index]
+        if index >= first_default and index < pos:
+            default = _default_of(pos_defaults[index - first_default])
+        elif name in kw_defaults:
+            default = _default_of(kw_defaults[name])
+        else:
+            default = NO_DEFAULT
+        params.append(_param(fn, name, hints, default))
+    return params
+
+
+def _params_with_varargs(fn: Any, hints: Mapping[str, Any], skip_first: bool) -> list[Param]:
+    code = fn.__code__
+    pos = code.co_argcount
+    total = pos + code.co_kwonlyargcount
+    names = list(code.co_varnames[:total])
+    kinds: list[ParamKind] = ["normal"] * total
+    index = total
+    if code.co_flags & 0x04:  # CO_VARARGS
+        names.insert(pos, code.co_varnames[index])
+        kinds.insert(pos, "var_positional")
+        index += 1
+    if code.co_flags & 0x08:  # CO_VARKEYWORDS
+        names.append(code.co_varnames[index])
+        kinds.append("var_keyword")
+    defaults: dict[str, object] = dict(zip(code.co_varnames[:pos][::-1], (fn.__defaults__ or ())[::-1]))
+    defaults.update(fn.__kwdefaults__ or {})
+    first = 1 if skip_first and names and kinds[0] == "normal" else 0
+    params: list[Param] = []
+    for name, kind in zip(names[first:], kinds[first:]):
+        if kind != "normal":
+            params.append(Param(name, Unsupported("other"), kind))
+        else:
+            params.append(_param(fn, name, hints, _default_of(defaults[name]) if name in defaults else NO_DEFAULT))
+    return params
+
+
+def _default_of(value: object) -> Default:
+    return NONE_DEFAULT if value is None else _default(value)
+
+
+def _param(fn: Any, name: str, hints: Mapping[str, Any], default: Default) -> Param:
+    """One normal parameter: lowered, or reported as missing, a context or a token."""
+    if name not in hints:
+        return Param(name, Unsupported("missing"), "normal", default)
+    tp = hints[name]
+    if tp is ToolContext or tp is CancellationToken:
+        return Param(name, Unsupported("other"), _context_kind(tp) or "normal", default)
+    hit = _ANNOTATIONS.get(id(tp))  # lower_type's cache, looked up here: most parameters hit it
+    return Param(name, hit[1] if hit is not None and hit[0] is tp else lower_type(tp, (fn, name)), "normal", default)
 
 
 def lower_function(
@@ -725,40 +889,35 @@ def lower_function(
     Raises ``Unresolved`` when an annotation names something not defined yet; the caller
     retries later (a method's class, or a record defined further down the module).
     """
-    raw = getattr(fn, "__annotations__", {})
-    hints = _hints(fn, localns) if any(_unevaluated_once(a) for a in raw.values()) else dict(raw)
-    sig = _Signature(fn, skip_first)
-    params: list[Param] = []
-    for name, kind in zip(sig.names, sig.kinds):
-        if kind != "normal":
-            params.append(Param(name, Unsupported("other"), kind))
-            continue
-        default = _default(sig.defaults[name]) if name in sig.defaults else NO_DEFAULT
-        if name not in hints:
-            params.append(Param(name, Unsupported("missing"), "normal", default))
-            continue
-        tp = hints[name]
-        context = _context_kind(tp)
-        if context is not None:
-            params.append(Param(name, Unsupported("other"), context, default))
-            continue
-        params.append(Param(name, lower_type(tp, (fn, name)), "normal", default))
+    raw: dict[str, Any] = getattr(fn, "__annotations__", None) or {}
+    hints = raw  # only read from
+    for annotation in raw.values():
+        # a plain class is never unevaluated; anything else is asked (and remembered)
+        if type(annotation) is not type and _unevaluated_once(annotation):
+            hints = _function_hints(fn, raw, localns)
+            break
+    params = _params(fn, hints, skip_first)
     returns = _returns(hints.get("return"), "return" in hints, (fn, "return"))
-    type_params = tuple(getattr(t, "__name__", str(t)) for t in getattr(fn, "__type_params__", ()))
+    type_params = _NO_PARAMS
+    found: tuple[object, ...] = getattr(fn, "__type_params__", ())
+    if found:
+        type_params = tuple(getattr(t, "__name__", str(t)) for t in found)
+    name: str = fn.__name__
     return ToolModel(
-        function_name=fn.__name__,
-        explicit_name=explicit_name,
-        explicit_description=explicit_description,
-        docstring=fn.__doc__,
-        params=tuple(params),
-        returns=returns,
-        naming=naming,
-        invocation_mode=invocation_mode,
-        ends_loop=ends_loop,
-        requires_approval=requires_approval,
-        parallel_safe=parallel_safe,
-        timeout_seconds=timeout_seconds,
-        type_params=type_params,
-        class_type_params=class_type_params,
-        is_lambda=fn.__name__ == "<lambda>",
+        name,  # function_name
+        explicit_name,
+        explicit_description,
+        fn.__doc__,  # docstring
+        tuple(params),
+        returns,
+        naming,
+        invocation_mode,
+        ends_loop,
+        requires_approval,
+        parallel_safe,
+        timeout_seconds,
+        type_params,
+        class_type_params,
+        None,  # misapplied_to
+        name == "<lambda>",  # is_lambda
     )

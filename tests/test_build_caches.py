@@ -1,0 +1,245 @@
+"""What the schema build's shortcuts and caches must never change (issue 7's speed work).
+
+Each shortcut has a full path beside it (the line-by-line docstring parser, the complete
+check, ``get_type_hints``, writing a record's schema again): these tests pin that the two
+agree, and that what is cached is never shared where a caller could change it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import sys
+import textwrap
+from dataclasses import dataclass
+from typing import Generic, Optional, TypeVar
+
+import pytest
+
+from onellm_runtime import Tool, ToolDefinitionError
+from onellm_runtime.docstrings import _parse_lines, _parse_simple, parse_docstring
+from onellm_runtime.model import Param, Scalar, ScalarKind, ToolModel, Returns
+
+# --- the one-match docstring reading agrees with the line-by-line parser ------------------
+
+_SUMMARIES = ["Do the thing.", "Do it (variant 3).", "With `tick` and ``lit``.", "Has a colon: here", "", "   ",
+              "Args", "Parameters", "see :class:`~a.B`", "x\u00a0y", "Returns", "----------", "Plain words."]
+_HEADERS = ["Args:", "Args:", "Arguments:", "Parameters:", "Params:", "Args: ", "args:", "Keyword Args:",
+            "Returns:", "Args :"]
+_ENTRIES = ["a: A thing.", "b (int): B thing.", "x: The x.", "*args: More.", "**kw: Opts.", "z:", "z: ",
+            "w (str):   Spaced   out  ", "x: Dup.", "v: `code` here", "1bad: no", "not an entry", "q(int):tight",
+            "r: a: b", "s (dict[str, int]): Map.", "t:\u00a0nb", "u: trailing   "]
+
+
+def _docstring(rng: random.Random) -> str:
+    base = rng.choice(["", "    ", "  ", "        "])
+    lines = [rng.choice(["", "Summary.", " Summary", "Args:", "Do: it"])]
+    lines += [base + rng.choice(_SUMMARIES) for _ in range(rng.randint(0, 3))]
+    if rng.random() < 0.7:
+        lines.append(rng.choice(["", "   ", base]))
+    header = base if rng.random() < 0.9 else rng.choice(["", "  ", "      "])
+    lines.append(header + rng.choice(_HEADERS) + rng.choice(["", "", " "]))
+    entry = header + rng.choice(["    ", "    ", "  ", "        "])
+    for _ in range(rng.randint(0, 5)):
+        r = rng.random()
+        indent = entry if r < 0.9 else entry + "  " if r < 0.95 else rng.choice([header, "", " ", "\t"])
+        if rng.random() < 0.1:
+            lines.append(rng.choice(["", "   ", "        "]))
+        else:
+            lines.append(indent + rng.choice(_ENTRIES) + rng.choice(["", "", " ", "  "]))
+    if rng.random() < 0.05:
+        lines.append(header + rng.choice(["Returns:", "Raises:", "More text"]))
+    lines.append(rng.choice(["", base, "    "]))
+    return rng.choice(["\n", "\n", "\n", "\r\n"]).join(lines)
+
+
+def test_the_one_match_reading_agrees_with_the_line_parser() -> None:
+    rng = random.Random(7)
+    read_at_once = 0
+    for _ in range(20000):
+        doc = _docstring(rng)
+        simple = _parse_simple(doc)
+        if simple is not None:
+            read_at_once += 1
+            assert simple == _parse_lines(doc), repr(doc)
+    assert read_at_once > 1000  # the generator reaches the shortcut often enough to mean something
+
+
+def test_the_one_match_reading_takes_the_usual_tool_docstring() -> None:
+    doc = """Open a ticket (variant 2).
+
+        Args:
+            title: A one-line summary.
+            due (int): Days until it is due,
+            notify: Whether to e-mail.
+        """
+    parsed = _parse_simple(doc)
+    assert parsed is not None
+    assert parsed == _parse_lines(doc) == parse_docstring(doc)
+    assert dict(parsed.params) == {"title": "A one-line summary.", "due": "Days until it is due,",
+                                   "notify": "Whether to e-mail."}
+    # a continuation line, a colon in the summary, a second section: the line parser reads them
+    for other in (doc.replace("due (int): Days", "due (int): Days\n                more"),
+                  doc.replace("(variant 2)", "(variant: 2)"),
+                  doc + "    Returns:\n            The id.\n"):
+        assert _parse_simple(other) is None
+
+
+# --- a record's schema is written once, and every tool gets its own copy ------------------
+
+
+@dataclass
+class Spot:
+    """A place.
+
+    Attributes:
+        name: What it is called.
+        tags: Labels.
+    """
+
+    name: str
+    tags: list[str] = dataclasses.field(default_factory=list)
+
+
+def _visit(spot: Spot, note: Optional[str] = None) -> str:
+    """Visit a spot.
+
+    Args:
+        spot: Where to go.
+        note: Anything to add.
+    """
+    return spot.name
+
+
+def test_tools_sharing_a_record_get_schemas_they_can_change_alone() -> None:
+    first = Tool.create(_visit).input_schema
+    expected = repr(first)
+    first["properties"]["spot"]["properties"]["name"]["type"] = "integer"
+    first["properties"]["spot"]["required"].append("tags")
+    second = Tool.create(_visit, name="visit_again").input_schema
+    assert repr(second) == expected
+    assert second["properties"]["spot"] is not first["properties"]["spot"]
+    second["properties"]["spot"]["properties"]["tags"]["items"]["type"] = "integer"  # a copy's nested dict
+    assert repr(Tool.create(_visit, name="visit_third").input_schema) == expected
+
+
+def test_a_cached_schema_holding_one_dict_twice_would_be_kept_without_sharing() -> None:
+    from onellm_runtime.schema import _is_tree
+
+    shared: dict[str, object] = {"type": "string"}
+    assert _is_tree({"a": {"b": [shared]}, "c": ["x", "x"]}, set())
+    assert not _is_tree({"a": shared, "b": shared}, set())
+    assert not _is_tree({"a": [shared, shared]}, set())
+
+
+# --- a class's type variable found nothing in one tool: it still does in another ----------
+
+U = TypeVar("U")
+
+
+def test_a_type_variable_allowed_in_a_generic_class_is_still_olt004_in_a_function() -> None:
+    with pytest.raises((ToolDefinitionError, RuntimeError)) as in_class:  # (before 3.12: wrapped, see test_methods)
+
+        class Box(Generic[U]):
+            @Tool.create
+            def put(self, item: U) -> str:
+                """Put."""
+                return ""
+
+    error = in_class.value if isinstance(in_class.value, ToolDefinitionError) else in_class.value.__cause__
+    assert isinstance(error, ToolDefinitionError) and error.code == "OLT010"
+
+    def take(item: U) -> str:
+        """Take."""
+        return ""
+
+    with pytest.raises(ToolDefinitionError) as in_function:
+        Tool.create(take)
+    assert in_function.value.code == "OLT004"
+
+
+# --- string annotations: compiled once, read as get_type_hints reads them -----------------
+
+
+def test_a_quoted_annotation_with_a_none_default_is_what_the_unquoted_one_is() -> None:
+    # Python 3.10's get_type_hints makes the quoted one Optional[int]; 3.11 no longer does,
+    # and an unquoted 'int = None' never was: every version now reads both alike.
+    def quoted(count: "int" = None) -> str:  # type: ignore[assignment]
+        """Count."""
+        return ""
+
+    def unquoted(count: int = None) -> str:  # type: ignore[assignment]
+        """Count."""
+        return ""
+
+    assert Tool.create(quoted).input_schema == Tool.create(unquoted).input_schema
+    assert Tool.create(quoted).input_schema["properties"]["count"] == {"type": "integer"}
+
+
+def test_string_annotations_needing_the_full_path_still_resolve() -> None:
+    namespace: dict[str, object] = {}
+    source = textwrap.dedent(
+        '''
+        from __future__ import annotations
+        from typing import Optional
+        from dataclasses import dataclass
+
+        @dataclass
+        class Item:
+            sku: str
+
+        def order(items: list["Item"], first: Optional["Item"] = None) -> str:
+            """Order."""
+            return ""
+        '''
+    )
+    exec(compile(source, "<order>", "exec"), namespace)
+    schema = Tool.create(namespace["order"]).input_schema  # type: ignore[arg-type]
+    assert schema["properties"]["items"]["items"]["properties"] == {"sku": {"type": "string"}}
+    assert schema["properties"]["first"]["type"] == ["object", "null"]
+
+
+# --- options and nodes: the shortcuts keep what was given ---------------------------------
+
+
+def _ping() -> str:
+    """Ping."""
+    return "pong"
+
+
+def test_options_equal_to_the_defaults_keep_their_own_values() -> None:
+    given = Tool.create(_ping, timeout_seconds=0.0)
+    assert type(given.timeout_seconds) is float  # the manifest prints 0.0, not 0
+    assert type(Tool.create(_ping).timeout_seconds) is int
+
+
+def test_a_node_built_with_its_defaults_is_the_node_built_without_them() -> None:
+    bare = Param("x", Scalar(ScalarKind.STR))
+    spelled = Param("x", Scalar(ScalarKind.STR, None, None, None), "normal", bare.default, None)
+    assert bare == spelled and hash(bare) == hash(spelled) and repr(bare) == repr(spelled)
+    assert dataclasses.replace(bare, kind="context").kind == "context"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        bare.name = "y"  # type: ignore[misc]
+    model = ToolModel("f", None, None, None, (bare,), Returns("none"))
+    assert model.invocation_mode == "wait" and model.parallel_safe is True and model.loc is None
+
+
+def test_bound_copies_share_the_output_schema() -> None:
+    class Shop:
+        @Tool.create
+        def price(self, sku: str) -> Spot:
+            """Price."""
+            return Spot(sku)
+
+    shop = Shop()
+    assert shop.price.output_schema is Shop().price.output_schema
+    assert shop.price.output_schema is not None
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="PEP 695 syntax needs Python 3.12")
+def test_function_type_parameters_are_still_seen() -> None:
+    namespace: dict[str, object] = {}
+    exec("def first[T](items: list[T]) -> str:\n    '''First.'''\n    return ''\n", namespace)
+    with pytest.raises(ToolDefinitionError) as raised:
+        Tool.create(namespace["first"])  # type: ignore[arg-type]
+    assert raised.value.code == "OLT004"
