@@ -68,6 +68,7 @@ def _as_stats(seconds: float, n: int) -> Stats:
 
 def run(report: Report, peers: Peers, smoke: bool) -> None:
     small, large = (20, 200) if smoke else (1_000, 10_000)
+    larger = 2 * large  # is the growth the collector's first full collections, or steady?
     report.section(
         f"5. Scale: building {small:,} and {large:,} tools (the four build shapes in turn, GC on)",
         "Time per tool = total CPU time of the build / count; linear growth means the per-tool time stays flat.",
@@ -90,11 +91,14 @@ def run(report: Report, peers: Peers, smoke: bool) -> None:
     del kept
     p_large, kept = _build_all(onellm, _functions(large), gc_on=False)
     del kept
+    t_larger, kept = _build_all(onellm, _functions(larger))
+    del kept
     rows = [
         Row(f"onellm, {small:,} tools", _as_stats(t_small, small), is_onellm=True),
         Row(f"onellm, {large:,} tools", _as_stats(t_large, large), note=f"total {t_large:.2f} s"),
         Row(f"onellm, {small:,} tools, GC paused", _as_stats(p_small, small), note=f"total {p_small:.2f} s"),
         Row(f"onellm, {large:,} tools, GC paused", _as_stats(p_large, large), note=f"total {p_large:.2f} s"),
+        Row(f"onellm, {larger:,} tools", _as_stats(t_larger, larger), note=f"total {t_larger:.2f} s"),
     ]
     peer_mem: list[tuple[str, float]] = []
     for b in found[1:]:
@@ -111,6 +115,8 @@ def run(report: Report, peers: Peers, smoke: bool) -> None:
     report.print()
     report.print(f"  per-tool time at {large:,} / at {small:,}: {growth:.2f} (1.00 = perfectly linear)")
     report.print(f"  the same with the collector paused: {own_growth:.2f}")
+    steady = (t_larger / larger) / (t_large / large)
+    report.print(f"  per-tool time at {larger:,} / at {large:,}, collector on: {steady:.2f}")
     report.print(f"  total time {large:,} / {small:,}: {t_large / t_small:.1f}x for {large // small}x the tools")
     report.print()
     report.print("  memory per tool (tracemalloc, tools kept alive):")
@@ -122,6 +128,7 @@ def run(report: Report, peers: Peers, smoke: bool) -> None:
     }
     report.results["scale_growth"] = round(growth, 3)
     report.results["scale_growth_gc_paused"] = round(own_growth, 3)
+    report.results["scale_growth_10k_to_20k"] = round(steady, 3)
     report.target(
         "time grows linearly (per-tool time at 10x the tools within 1.25x, GC on)",
         growth <= 1.25,
