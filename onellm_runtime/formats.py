@@ -118,9 +118,9 @@ def read_timedelta(text: str) -> dt.timedelta | None:
         span = dt.timedelta(
             days=int(m[2] or 0), hours=int(m[3]), minutes=int(m[4]), seconds=int(m[5]), microseconds=_micro(m[6])
         )
+        return -span if m[1] else span  # timedelta.min is -999999999 days exactly: -(that + 1 s) overflows
     except OverflowError:
         return None
-    return -span if m[1] else span
 
 
 def read_uuid(text: str) -> uuidlib.UUID | None:

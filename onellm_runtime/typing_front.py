@@ -725,9 +725,11 @@ def lower_type(tp: object, site: Site | None = None, root: object = _SAME) -> Ty
     order may be read there. ``root`` is the object written there when ``tp`` is only part of
     it (a return's ``Awaitable[tp]``).
     """
-    hit = _ANNOTATIONS.get(id(tp))
-    if hit is not None and hit[0] is tp:
-        return hit[1]
+    if root is _SAME:  # a part of what was written (a return's Literal inside a cached
+        # Awaitable[...]) may be an equal object in another order: never served from here
+        hit = _ANNOTATIONS.get(id(tp))
+        if hit is not None and hit[0] is tp:
+            return hit[1]
     lowering = _Lowering(site=site, root=tp if root is _SAME else root)
     node = lowering.lower(tp)  # Unresolved propagates: nothing is remembered, it is retried
     if lowering.contextual:  # the same object may stand for another order elsewhere

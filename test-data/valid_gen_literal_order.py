@@ -8,12 +8,13 @@ evaluated after ``Optional[Literal["a", "b"]]`` was the first object and the run
 first written in one order (``first_order``, evaluated first as the module is imported), then
 in the other, spelled every way: ``Optional``, ``Union[..., None]``, ``X | None``, ``List``,
 ``Annotated``, a module alias, aliases imported from another module (by name and through the
-module), a record field, and a return type. Annotations are evaluated eagerly (no ``from
+module), a record field, and a return type (also one inside ``Awaitable[...]``, whose Literal
+object was first met as a whole annotation of its own). Annotations are evaluated eagerly (no ``from
 __future__ import annotations``): the order of evaluation is the order of the source.
 """
 
 from dataclasses import dataclass
-from typing import List, Optional, Union
+from typing import Awaitable, List, Optional, Union
 
 from typing_extensions import Annotated, Literal
 
@@ -58,3 +59,15 @@ def other_order(
 ) -> Optional[Literal["y", "x"]]:
     """Read the values in the other order."""
     return None
+
+
+@tool
+def plain_first(level: Literal["low", "high"]) -> Awaitable[Literal["low", "high"]]:
+    """A whole-annotation Literal (remembered as it is), then the same inside Awaitable."""
+    raise NotImplementedError
+
+
+@tool
+def awaited_other(level: str) -> Awaitable[Literal["high", "low"]]:
+    """The cached Awaitable holds the Literal object above: its order is read from here."""
+    raise NotImplementedError

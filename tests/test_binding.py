@@ -167,6 +167,7 @@ ACCEPTED: list[tuple[str, object, str, object]] = [
     ("timedelta days and fraction", dt.timedelta, '"3.04:05:06.25"', dt.timedelta(days=3, hours=4, minutes=5, seconds=6.25)),
     ("timedelta negative", dt.timedelta, '"-1.00:00:01"', -dt.timedelta(days=1, seconds=1)),
     ("timedelta hours as written", dt.timedelta, '"25:00:00"', dt.timedelta(hours=25)),
+    ("timedelta at the minimum", dt.timedelta, '"-999999999.00:00:00"', dt.timedelta.min),
     # bytes: standard base64 with padding
     ("bytes", bytes, '"aGVsbG8="', b"hello"),
     ("bytes two pads", bytes, '"aGk="', b"hi"),
@@ -313,6 +314,9 @@ REFUSED: list[tuple[str, object, str, str]] = [
     ("timedelta one-digit hour", dt.timedelta, '"1:02:03"', 'Argument \'x\' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got "1:02:03".'),
     ("timedelta ISO 8601", dt.timedelta, '"P1D"', 'Argument \'x\' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got "P1D".'),
     ("timedelta too many days", dt.timedelta, '"1000000000.00:00:00"', 'Argument \'x\' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got "1000000000.00:00:00".'),
+    # timedelta.min is -999999999 days exactly; the maximum is 999999999 days 23:59:59.999999
+    ("timedelta below the minimum", dt.timedelta, '"-999999999.00:00:01"', 'Argument \'x\' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got "-999999999.00:00:01".'),
+    ("timedelta above the maximum", dt.timedelta, '"999999999.23:59:60"', 'Argument \'x\' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got "999999999.23:59:60".'),
     ("base64 without padding", bytes, '"aGVsbG8"', 'Argument \'x\' must be standard base64 with padding, got "aGVsbG8".'),
     ("base64 with a space", bytes, '"aGVs bG8="', 'Argument \'x\' must be standard base64 with padding, got "aGVs bG8=".'),
     ("base64 url alphabet", bytes, '"-_-_"', 'Argument \'x\' must be standard base64 with padding, got "-_-_".'),

@@ -41,7 +41,6 @@ import base64
 import datetime as dt
 import enum
 import functools
-import importlib.util
 import json
 import math
 import os
@@ -252,20 +251,13 @@ OWN_TOOLS: list[tuple[str, Tool[..., Any]]] = [
 
 def _corpus_tools() -> list[tuple[str, Tool[..., Any]]]:
     here = Path(__file__).resolve().parent.parent / "test-data"
+    if str(here) not in sys.path:  # corpus modules import their sibling helpers (test-data/README.md)
+        sys.path.insert(0, str(here))
+    import _corpus
+
     found: list[tuple[str, Tool[..., Any]]] = []
-    for path in sorted(here.glob("valid_*.py")):
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        if spec is None or spec.loader is None:
-            continue
-        module = sys.modules.get(path.stem)
-        if module is None or getattr(module, "__file__", None) != str(path):
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[path.stem] = module
-            try:
-                spec.loader.exec_module(module)
-            except ToolDefinitionError:
-                del sys.modules[path.stem]
-                continue
+    for path in _corpus.valid_modules():
+        module = _corpus.load_module(path)
         for attr, value in vars(module).items():
             if isinstance(value, Tool):
                 found.append((f"{path.stem}.{attr}", value))
