@@ -87,8 +87,9 @@ def run(report: Report, peers: Peers, smoke: bool) -> None:
     report.section(
         "1. Schema build per tool (a fresh function object per iteration)",
         "Each iteration: a new function object (own identity, name and docstring text), same record classes.",
-        "Cached by onellm: each record class is lowered to the model once (typing_front), and each distinct",
-        "docstring text is parsed once; the docstring differs per iteration here, so only the record cache helps.",
+        "Cached by onellm (benchmarks/README.md lists each): per record or enum class, per annotation object that",
+        "recurs (a class, typing's own cached forms), per annotation string's compiled code; docstring texts",
+        "differ per iteration here, so their parse cache never answers.",
         "The 'cold' table makes new Enum and dataclass classes per iteration too: nothing can be cached.",
         "Time per tool = the median of single builds on the CPU clock, GC paused; ratio = row / onellm (higher = faster).",
     )
