@@ -442,7 +442,12 @@ def _hints(obj: object, localns: Mapping[str, object] | None = None) -> dict[str
             scope.setdefault(param.__name__, param)
         target = _Annotations(getattr(obj, "__annotations__", None) or {}, _function_globals(obj))
     try:
-        hints = typing.get_type_hints(target, localns=scope or None, include_extras=True)
+        try:
+            hints = typing.get_type_hints(target, localns=scope or None, include_extras=True)
+        except TypeError:
+            if not isinstance(obj, type):
+                raise
+            hints = _class_hints_unchecked(obj, scope)
         if sys.version_info < (3, 11):
             module = sys.modules.get(getattr(obj, "__module__", None) or "")
             globalns: dict[str, Any] = getattr(target, "__globals__", None) or (vars(module) if module else {})
@@ -451,6 +456,25 @@ def _hints(obj: object, localns: Mapping[str, object] | None = None) -> dict[str
         return hints
     except NameError as e:
         raise Unresolved(getattr(e, "name", None) or str(e)) from None
+
+
+def _class_hints_unchecked(cls: type, localns: Mapping[str, object]) -> dict[str, Any]:
+    """A class's annotations evaluated as ``get_type_hints`` does, without its check that each
+    is a type: Python 3.10 refuses a string that names ``dataclasses.KW_ONLY`` or an
+    ``InitVar[...]`` (``from __future__ import annotations``), which are no fields anyway."""
+    hints: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        module = sys.modules.get(base.__module__)
+        globalns: dict[str, Any] = dict(vars(module)) if module else {}
+        local: dict[str, Any] = {**vars(base), **localns}
+        for name, value in base.__dict__.get("__annotations__", {}).items():
+            if isinstance(value, str):
+                try:
+                    value = eval(value, globalns, local)
+                except NameError as e:
+                    raise Unresolved(getattr(e, "name", None) or str(e)) from None
+            hints[name] = _NONE_TYPE if value is None else value
+    return hints
 
 
 class _Annotations:

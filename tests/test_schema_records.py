@@ -268,3 +268,44 @@ def test_camel_case_renames_the_discriminator_property() -> None:
         '{"type": "object", "properties": {"opKind": {"type": "string", "enum": ["delete"]}}, '
         '"required": ["opKind"], "additionalProperties": false}]}'
     )
+
+
+# --- string annotations naming KW_ONLY and InitVar ---------------------------------------------
+
+_KW_ONLY_SOURCE = '''
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import KW_ONLY, InitVar, dataclass
+
+
+@dataclass
+class Window:
+    width: int
+    _: KW_ONLY
+    height: int = 1
+    scale: InitVar[int] = 1
+'''
+
+
+def test_a_record_whose_string_annotations_name_kw_only_and_initvar() -> None:
+    """Python 3.10's ``get_type_hints`` refuses the strings "KW_ONLY" and "InitVar[int]"
+    (neither is a type); such a record is still read, on every version."""
+    import sys
+    import types
+
+    from onellm_runtime import typing_front
+
+    module = types.ModuleType("kw_only_records")
+    sys.modules[module.__name__] = module
+    try:
+        exec(compile(_KW_ONLY_SOURCE, "<kw_only_records>", "exec"), vars(module))
+        window = module.Window
+        assert fragment(window) == (
+            '{"type": "object", "properties": {"width": {"type": "integer"}, "height": {"type": "integer", '
+            '"default": 1}}, "required": ["width"], "additionalProperties": false}'
+        )
+        unchecked = typing_front._class_hints_unchecked(window, {})  # pyright: ignore[reportPrivateUsage]
+        assert unchecked["width"] is int and unchecked["_"] is dataclasses.KW_ONLY
+    finally:
+        del sys.modules[module.__name__]
