@@ -286,8 +286,8 @@ def return_category(tool: ToolModel) -> L["none", "text", "parts", "json", "valu
     if returns.kind != "type" or returns.type is None:
         return "none" if returns.kind == "type" else returns.kind
     t = strip(returns.type)
-    if isinstance(t, Scalar) and t.kind == ScalarKind.STR:
-        return "text"
+    if isinstance(t, Scalar) and t.kind in (ScalarKind.STR, ScalarKind.CHAR):
+        return "text"  # Char is Annotated[str, ...]: text like any annotated str
     if isinstance(t, JsonType):
         return "json"
     return "value"

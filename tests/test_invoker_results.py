@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal, NamedTuple, Optional, Union
 from typing_extensions import TypedDict
 
 from onellm_runtime import (
+    Char,
     JsonName,
     JsonObject,
     JsonPart,
@@ -91,8 +92,13 @@ def test_text() -> None:
     def maybe_text() -> Optional[str]:
         return None
 
+    @tool
+    def initial() -> Char:
+        return "h"
+
     assert invoke(hello).parts == [TextPart("hi")]
     assert invoke(maybe_text).parts == [TextPart("null")]
+    assert invoke(initial).parts == [TextPart("h")]  # a Char is a str: text, not the JSON '"h"'
 
 
 def test_parts_and_results_pass_through() -> None:

@@ -14,6 +14,7 @@ from schema_support import fragment, output, refusal, schema, tool_with
 
 from onellm_runtime import (
     CancellationToken,
+    Char,
     Description,
     Discriminator,
     JsonName,
@@ -168,6 +169,9 @@ def test_discriminator_on_anything_but_a_union_of_records_is_olt012() -> None:
 def test_str_or_none_and_newtype_str_returns_are_text() -> None:
     assert output(Optional[str]) == "null"
     assert output(NewType("Slug", str)) == "null"
+    # annotated strings too, Char (Annotated[str, ...]) included: text, as their results are
+    assert output(Annotated[str, MaxLength(3)]) == "null"
+    assert output(Char) == "null"
 
 
 def test_no_return_annotation_no_output_schema() -> None:

@@ -1219,8 +1219,8 @@ class Gen:
             return self.pick(["JsonValue", "JsonObject", "JsonArray"]), lambda n: None, is_async
         ty = self.valid(m, 2)
         src = ty.ref(m)
-        if ty.shape in ("str", "json_value", "json_object", "json_array"):
-            # text (str, str | None, an annotated, aliased or NewType str) and JSON values: no output schema
+        if ty.shape in ("str", "char", "json_value", "json_object", "json_array"):
+            # text (str, str | None, Char, an annotated, aliased or NewType str) and JSON values: no output schema
             return src, lambda n: None, is_async
         if kind == "awaitable" and not is_async:
             dotted = self.chance(0.5)
