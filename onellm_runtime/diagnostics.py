@@ -569,6 +569,8 @@ def check_class(cls: ClassModel) -> list[Diagnostic]:
     first: dict[str, ToolModel] = {}
     for t in cls.tools:
         name = rules.tool_name(t)
+        if not rules.is_valid_tool_name(name):
+            continue  # no name at all (OLT008, from check_tool): it cannot be a second one
         if name in inherited:
             base, other = inherited[name]
             out.append(

@@ -79,3 +79,15 @@ class ShopCatalog(Catalog):
     @tool
     def describe(self, sku: str) -> str:  # an override keeps one 'describe'
         return sku.upper()
+
+
+class TwoUnnamed:
+    """Two tools with one invalid name: each is OLT008, and neither is a second tool (OLT007)."""
+
+    @tool(name="read file")
+    def read(self, path: str) -> str:  # expect: OLT008
+        return path
+
+    @tool(name="read file")
+    def read_again(self, path: str) -> str:  # expect: OLT008
+        return path
