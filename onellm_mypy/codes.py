@@ -1,17 +1,16 @@
 """The OLT codes as mypy error codes, registered when the plugin is loaded.
 
 mypy checks ``disable_error_code`` right after loading plugins, so the codes must exist
-by then; this module is kept free of ``onellm_runtime`` imports so that loading the plugin
-costs almost nothing on a warm cache (where no hook runs). The meanings are the
-contract's Diagnostics table, as ``onellm_runtime.diagnostics.CODES`` words them
-(``tests/test_mypy_plugin.py`` keeps the two equal).
+by then. Loading the plugin should cost almost nothing on a warm cache (where no hook
+runs), so the meanings come from ``onellm_runtime.codes``, a leaf module, not from the
+checker that reports them.
 """
 
 from __future__ import annotations
 
 from mypy.errorcodes import ErrorCode
 
-from onellm_runtime.diagnostics import CODES
+from onellm_runtime.codes import CODES
 
 __all__ = ["ERROR_CODES", "MEANINGS"]
 

@@ -32,28 +32,10 @@ from .model import (
     UnionType,
     Unsupported,
 )
+from .codes import CODES  # the table lives apart: the mypy plugin loads it alone
 from .patterns import pattern_problem
 
 __all__ = ["CODES", "Diagnostic", "check_tool", "check_class", "type_name"]
-
-#: Each code's one-line meaning (the contract's Diagnostics table).
-CODES: dict[str, str] = {
-    "OLT001": "@tool must decorate a function directly",
-    "OLT002": "A parameter type has no schema",
-    "OLT003": "The return type is not supported",
-    "OLT004": "The function is generic",
-    "OLT005": "A class used as a record is not a dataclass, NamedTuple or TypedDict",
-    "OLT006": "A type refers to itself",
-    "OLT007": "Two tools in one class have the same name",
-    "OLT008": "The tool name is not 1-64 letters, digits, '_' or '-'",
-    "OLT009": "More than one ToolContext or CancellationToken parameter",
-    "OLT010": "The containing class is generic",
-    "OLT011": "naming is something other than 'camelCase' or None",
-    "OLT012": "A union of records has no usable discriminator",
-    "OLT013": "An annotation does not fit its type",
-    "OLT014": "A default value that would be written cannot be read from the source",
-    "OLT015": "A parameter is named 'invocationMode' on a tool whose invocation_mode is 'model_choice'",
-}
 
 
 @dataclass(frozen=True)

@@ -42,3 +42,19 @@ def test_the_entry_point_stays_callable_after_its_submodules_are_imported() -> N
     importlib.import_module("onellm_mypy.extract")
     importlib.import_module("onellm_mypy.plugin")
     assert onellm_mypy.plugin("2.4.1") is OnellmPlugin
+
+
+def test_loading_the_plugin_leaves_the_checker_and_the_model_unloaded() -> None:
+    """mypy loads the plugin on every run, a warm one too, where no hook runs: what it imports
+    then is all the plugin costs there (benchmarks/mypy_overhead.py, the warm row)."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, onellm_mypy.plugin; "
+        "print(sorted(m for m in sys.modules if m.startswith('onellm_runtime.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    loaded = set(eval(done.stdout))
+    assert not loaded & {"onellm_runtime.diagnostics", "onellm_runtime.model", "onellm_runtime.typing_front"}
+    assert "onellm_runtime.codes" in loaded
