@@ -123,7 +123,6 @@ _WALKS_MAX = 4096
 
 
 def _walked(owner: object, name: str) -> _Walk:
-    owner = _unwrapped(owner)
     home: object = owner if isinstance(owner, type) else getattr(owner, "__code__", owner)
     hit = _WALKS.get((id(home), name))
     if hit is not None and hit[0] is home:
@@ -142,16 +141,6 @@ def _walk(owner: object, name: str) -> _Walk:
     if found is not None:
         walk.expr(*found)
     return walk
-
-
-def _unwrapped(fn: object) -> object:
-    """A decorated function's source is the wrapped one's (``functools.wraps``)."""
-    for _ in range(_MAX_HOPS):
-        wrapped: object = getattr(fn, "__wrapped__", None)
-        if wrapped is None or isinstance(fn, type):
-            break
-        fn = wrapped
-    return fn
 
 
 def _function_annotation(fn: object, name: str) -> tuple[ast.expr, _Module] | None:

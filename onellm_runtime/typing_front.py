@@ -486,9 +486,8 @@ class _Annotations:
 
 
 def _function_globals(fn: object) -> dict[str, Any]:
-    """The globals ``get_type_hints`` resolves a function's names in: the wrapped function's."""
-    while hasattr(fn, "__wrapped__"):
-        fn = getattr(fn, "__wrapped__")
+    """The globals a function's names resolve in (``fn`` is the ``def`` itself: ``Tool`` has
+    already looked under any decorators, ``tool._described``)."""
     found: dict[str, Any] = getattr(fn, "__globals__", {})
     return found
 
@@ -910,7 +909,8 @@ def lower_function(
     class_type_params: tuple[str, ...] = (),
     localns: Mapping[str, object] | None = None,
 ) -> ToolModel:
-    """Lower a plain function (``skip_first`` drops ``self``/``cls``).
+    """Lower a plain function (``skip_first`` drops ``self``/``cls``): the ``def`` as written,
+    under any decorators (``Tool`` unwraps them once, ``tool._described``).
 
     Raises ``Unresolved`` when an annotation names something not defined yet; the caller
     retries later (a method's class, or a record defined further down the module).
