@@ -124,6 +124,7 @@ _SCALARS: dict[str, ScalarKind] = {
     "builtins.int": ScalarKind.INT,
     "builtins.float": ScalarKind.FLOAT,
     "decimal.Decimal": ScalarKind.DECIMAL,
+    "_decimal.Decimal": ScalarKind.DECIMAL,  # where mypy's bundled typeshed (before 1.14) defines it
     "builtins.str": ScalarKind.STR,
     "uuid.UUID": ScalarKind.UUID,
     "datetime.datetime": ScalarKind.DATETIME,

@@ -178,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return e.code if isinstance(e.code, int) else 2
     except ModuleNotFoundError as e:
         if e.name == "mypy" or (e.name or "").startswith("onellm_mypy"):
-            return _usage_error("the static side needs mypy: pip install 'onellm[mypy]'")
+            return _usage_error("the static side needs mypy: pip install 'onellm-tools[mypy]'")
         raise
 
 
