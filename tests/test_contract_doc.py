@@ -132,3 +132,18 @@ def test_string_valued_enum_row_status_is_true() -> None:
     else:
         assert row[3] == "implemented"
         assert written == ["light", "dark"]
+
+
+def _slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def test_links_lead_somewhere() -> None:
+    anchors = {_slug(m.group(1)) for m in re.finditer(r"^#+ (.*)$", DOC, re.M)}
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    for target in re.findall(r"\]\(([^)]+)\)", DOC):
+        if target.startswith("#"):
+            assert target[1:] in anchors, target
+        else:
+            assert (docs / target).is_file(), target
