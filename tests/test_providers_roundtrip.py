@@ -3,12 +3,11 @@
 
 For every tool (``test-data/valid_*.py`` and the provider tests' own set) and every converted
 schema, ``schema_strategy.from_schema`` generates values from the *converted* schema (Gemini's
-OpenAPI form read as that dialect). A reference
-written here from the schemas alone (``canonical_form``, independent of the package's
-decoder) rewrites each value into the canonical form: entries lists back into objects, and
-(OpenAI) a null for an optional, non-nullable property dropped. Then ``tool.bind(value,
-provider=p)`` and ``tool.bind(canonical)`` must agree: the same keyword arguments, or both
-an ``ArgumentError``.
+OpenAPI form read as that dialect). A reference written here from the schemas alone
+(``canonical_form``, independent of the package's decoder) rewrites each value into the
+canonical form: entries lists back into objects, and (OpenAI) a null for an optional,
+non-nullable property dropped. Then ``tool.bind(value, provider=p)`` and
+``tool.bind(canonical)`` must agree: the same keyword arguments, or both an ``ArgumentError``.
 
 Principled exceptions, none of which is skipped: a constraint the provider cannot read (a
 range under Anthropic strict, ``uniqueItems`` under OpenAI, a pattern under Gemini's JSON
