@@ -67,7 +67,7 @@ async def _session(client: Client, logs: list[LoggingMessageNotificationParams])
 
     progress: list[tuple[float, float | None, str | None]] = []
 
-    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:  # noqa: ARG001
         progress.append((done, total, message))
 
     crawled = await client.call_tool("crawl", {"pages": 3}, progress_callback=on_progress)
