@@ -77,3 +77,62 @@ def test_a_failing_listener_does_not_fail_the_call() -> None:
     context = ToolContext(services=Deps({"USD": 2.0}), listeners=[broken, got.append])
     result = run(lambda: ToolInvoker().invoke(convert, {"amount": 1, "currency": "USD"}, context))
     assert (result.is_error, result.text, len(got)) == (False, "2.0", 2)
+
+
+TWO_CONTEXTS = '''\
+from dataclasses import dataclass
+
+from onellm_runtime import FilePart, ImagePart, TextPart, ToolContext, tool
+
+
+@dataclass
+class Deps:
+    rates: dict[str, float]
+
+
+@tool
+def convert(amount: float, context: ToolContext[Deps]) -> float:
+    return amount * context.services.rates["EUR"]
+
+
+@tool
+def chart() -> list[TextPart | ImagePart | FilePart]:
+    return []
+
+
+@tool
+def both(a: int, first: ToolContext[Deps], second: ToolContext) -> str:
+    return ""
+'''
+
+
+def test_static_side_reads_typed_contexts_and_media_parts(tmp_path: Any) -> None:
+    """mypy's side: ``ToolContext[Deps]`` is a context (OLT009 counts it), media parts are parts."""
+    import contextlib
+    import io
+    import json
+
+    from onellm_runtime.cli import main
+
+    path = tmp_path / "typed_tools.py"
+    path.write_text(TWO_CONTEXTS)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["check", str(path)]) == 1
+    assert out.getvalue().splitlines()[0] == (
+        f"{path}:22:44: error: Tool 'both': Parameter 'second': a tool takes at most one ToolContext parameter "
+        "('first' is one already); remove 'second'  [OLT009]"
+    )
+    path.write_text(TWO_CONTEXTS[: TWO_CONTEXTS.index("@tool\ndef both")])
+    printed: list[str] = []
+    for mode in ("--static", "--runtime"):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["schemas", mode, str(path)]) == 0
+        printed.append(out.getvalue())
+    assert printed[0] == printed[1]
+    manifest = json.loads(printed[1])
+    assert [(e["name"], list(e["input_schema"]["properties"]), e["output_schema"]) for e in manifest] == [
+        ("convert", ["amount"], {"type": "number"}),
+        ("chart", [], None),
+    ]
