@@ -159,3 +159,15 @@ def test_tools_in_finds_a_modules_tools_in_order() -> None:
 def test_http_serves_loopback_only(host: str) -> None:
     with pytest.raises(ValueError, match=f"serve_http serves loopback hosts only \\(127.0.0.1, ::1, localhost\\), not '{host}'"):
         asyncio.run(serve_http(TOOLS, host=host))
+
+
+def test_benchmark_runs() -> None:
+    """benchmarks/mcp_roundtrip.py at tiny counts (figures meaningless; nothing about speed is asserted)."""
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "mcp_roundtrip.py"), "--calls", "2", "--rounds", "1"],
+        capture_output=True, text=True, cwd=ROOT, timeout=BOUND, check=True,
+    ).stdout.splitlines()
+    assert out[0] == "tools/call round trips over stdio, 2 calls x 1 rounds (median of the rounds):"
+    assert [line.split()[0] for line in out[1:]] == ["onellm_runtime.mcp.server", "mcp", "onellm"]
