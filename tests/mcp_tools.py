@@ -7,7 +7,7 @@ from typing import Annotated
 
 from onellm_runtime import ImagePart, MaxLength, ToolContext, tool
 
-#: Set by ``wait_forever`` when its call is cancelled (read back through ``was_cancelled``).
+#: Appended to by the waiting tools when their call is cancelled (read back through ``cancelled_count``).
 CANCELLED: list[str] = []
 
 
@@ -57,6 +57,16 @@ async def wait_forever(context: ToolContext) -> str:
 
 
 @tool
-def was_cancelled() -> bool:
-    """Whether a wait_forever call was cancelled."""
-    return bool(CANCELLED)
+def wait_in_thread(context: ToolContext) -> str:
+    """A plain function waiting on its cancellation token (bounded: 60 s)."""
+    context.progress(0, None, "started")
+    if context.cancellation.wait(60):
+        CANCELLED.append("thread")
+        return "cancelled"
+    return "not cancelled"
+
+
+@tool
+def cancelled_count() -> int:
+    """How many waiting calls were cancelled."""
+    return len(CANCELLED)

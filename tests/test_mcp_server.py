@@ -29,7 +29,7 @@ TOOLS_FILE = Path(__file__).parent / "mcp_tools.py"
 BOUND = 60.0
 
 TOOLS = [mcp_tools.add, mcp_tools.shout, mcp_tools.explode, mcp_tools.snap, mcp_tools.crawl,
-         mcp_tools.wait_forever, mcp_tools.was_cancelled]
+         mcp_tools.wait_forever, mcp_tools.wait_in_thread, mcp_tools.cancelled_count]
 
 #: tools/call rows: (tool, arguments) -> (isError, content, structuredContent).
 CALLS: list[tuple[str, dict[str, Any], bool, list[dict[str, Any]], Any]] = [
@@ -40,7 +40,7 @@ CALLS: list[tuple[str, dict[str, Any], bool, list[dict[str, Any]], Any]] = [
      [{"type": "text", "text": "Argument 'text' must be at most 10 characters long, got 11."}], None),
     ("explode", {"reason": "disk full"}, True, [{"type": "text", "text": "Tool 'explode' failed: RuntimeError: disk full"}], None),
     ("nope", {}, True, [{"type": "text", "text": "Unknown tool 'nope'; the tools are: add, shout, explode, snap, crawl, "
-                                                 "wait_forever, was_cancelled."}], None),
+                                                 "wait_forever, wait_in_thread, cancelled_count."}], None),
     ("snap", {}, False, [{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}], None),
 ]
 
@@ -75,24 +75,31 @@ async def _session(client: Client, logs: list[LoggingMessageNotificationParams])
     assert progress == [(1.0, 3.0, "page 1"), (2.0, 3.0, "page 2"), (3.0, 3.0, "page 3")]
     assert [(m.level, m.logger, m.data) for m in logs] == [("info", "crawl", "crawled 3 pages")]
 
+    for waiting in ("wait_forever", "wait_in_thread"):  # an async def, and a plain def on its token
+        await _cancel_midway(client, waiting)
+
+
+async def _cancel_midway(client: Client, name: str) -> None:
+    """Start a call, cancel it once the tool reports it started, and see the tool cancelled."""
+    before = (await client.call_tool("cancelled_count", {})).structured_content
     started = anyio.Event()
 
-    async def on_start(done: float, total: float | None, message: str | None) -> None:
+    async def on_start(done: float, total: float | None, message: str | None) -> None:  # noqa: ARG001
         started.set()
 
     async def wait() -> None:
-        await client.call_tool("wait_forever", {}, progress_callback=on_start)
+        await client.call_tool(name, {}, progress_callback=on_start)
 
     async with anyio.create_task_group() as group:
         group.start_soon(wait)
         await started.wait()
         group.cancel_scope.cancel()  # the client sends notifications/cancelled
-    for _ in range(100):  # the server receives the cancellation after the client gave up
-        answer = await client.call_tool("was_cancelled", {})
-        if answer.structured_content == {"result": True}:
+    for _ in range(100):  # the server sees the cancellation a moment after the client gave up
+        answer = (await client.call_tool("cancelled_count", {})).structured_content
+        if answer != before:
             break
         await anyio.sleep(0.05)
-    assert answer.structured_content == {"result": True}
+    assert before is not None and answer == {"result": before["result"] + 1}, name
 
 
 def _bounded(scenario: Callable[[], Awaitable[None]]) -> None:
@@ -118,7 +125,6 @@ def test_stdio_subprocess() -> None:
 
 def test_streamable_http_on_loopback() -> None:
     async def scenario() -> None:
-        mcp_tools.CANCELLED.clear()
         started, ports = asyncio.Event(), []
         serving = asyncio.ensure_future(serve_http(TOOLS, port=0, started=started, ports=ports))
         try:

@@ -19,7 +19,7 @@ import provider_replies as rec
 import pytest
 from anthropic.types import Message, MessageParam, ToolResultBlockParam
 from google.genai import types as genai
-from mcp_types import CallToolResult
+from mcp_types import CallToolRequestParams, CallToolResult
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam, ChatCompletionToolMessageParam
 from openai.types.responses import Response, ResponseInputParam
 from openai.types.responses.response_input_item_param import FunctionCallOutput
@@ -153,6 +153,7 @@ def test_arguments_that_are_not_json() -> None:
     ids=["ok", "bad-arguments", "unknown", "raises"],
 )
 def test_mcp_call(call: dict[str, Any], expected: dict[str, Any]) -> None:
+    CallToolRequestParams.model_validate(call.get("params", call))  # the request has the protocol's shape
     done = _run(dispatch("mcp", call, rec.TOOLS))
     assert done.items == [expected]
     RESULT_TYPES["mcp"](expected)
