@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Iterable, Literal, Mapping, Protocol, cast
 
@@ -148,8 +149,8 @@ class ToolContext(Generic[Deps]):
         for listener in listeners:
             try:
                 listener(event)
-            except Exception:  # a listener's fault is not the tool's: the call goes on
-                pass
+            except Exception as e:  # a listener's fault is not the tool's: the call goes on, and it is said
+                warnings.warn(f"a ToolContext listener raised {type(e).__name__}: {e}", RuntimeWarning, stacklevel=3)
 
     def add_cost(self, label: str, amount: float, unit: str = "") -> None:
         """Record a cost line; it is kept on the result on every path, errors included."""
