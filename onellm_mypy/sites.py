@@ -235,6 +235,8 @@ class _ToolLowering:
                 params.append(Param(name, node, "normal", settle(default, node), loc))
                 continue
             form = self.form(arg.annotation, ann_scope, name)
+            if isinstance(form, FGeneric) and form.origin.fullname == _CONTEXT:  # ToolContext[Deps]
+                form = form.origin
             if isinstance(form, FClass) and form.fullname in (_CONTEXT, _CANCELLATION):
                 context: ParamKind = "context" if form.fullname == _CONTEXT else "cancellation"
                 params.append(Param(name, Unsupported("other"), context, settle(default, Unsupported("other")), loc))

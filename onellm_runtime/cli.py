@@ -165,6 +165,9 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--runtime", action="store_true", help="import the modules (the default)")
     schemas.add_argument("--provider", choices=("openai", "anthropic", "gemini", "mcp"))
     schemas.add_argument("paths", nargs="+", metavar="PATH_OR_MODULE")
+    serve = sub.add_parser("serve-mcp", help="serve the modules' tools to MCP clients (stdio, or HTTP on 127.0.0.1)")
+    serve.add_argument("--http", type=int, metavar="PORT", help="streamable HTTP on 127.0.0.1:PORT instead of stdio")
+    serve.add_argument("modules", nargs="+", metavar="MODULE")
     return parser
 
 
@@ -173,6 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if ns.command == "check":
             return _check(ns)
+        if ns.command == "serve-mcp":
+            from .mcp import main as serve_mcp
+
+            return serve_mcp(ns.modules, ns.http)
         return _schemas(ns)
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else 2

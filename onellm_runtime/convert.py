@@ -35,7 +35,7 @@ from .model import (
     TypeNode,
     UnionType,
 )
-from .results import JsonPart, Part, TextPart, ToolResult
+from .results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult
 
 __all__ = ["Converter", "compile_converter", "json_form", "plain_json"]
 
@@ -260,15 +260,18 @@ def json_form(value: object, node: TypeNode | None, naming: str | None = None) -
         return plain_json(value)
 
 
+_PART_TYPES = (TextPart, JsonPart, ImagePart, FilePart)
+
+
 def _parts(value: object) -> ToolResult | list[Part] | None:
     """Parts and results passed through as they are; None when ``value`` is neither."""
     if isinstance(value, ToolResult):
         return value
-    if isinstance(value, (TextPart, JsonPart)):
+    if isinstance(value, _PART_TYPES):
         return [value]
     if isinstance(value, (list, tuple)):
         items = cast("Sequence[Any]", value)
-        if items and all(isinstance(p, (TextPart, JsonPart)) for p in items):
+        if items and all(isinstance(p, _PART_TYPES) for p in items):
             return list(items)
     return None
 

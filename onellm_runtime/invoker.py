@@ -138,13 +138,16 @@ def _quiet(task: asyncio.Future[Any]) -> None:
 class ToolInvoker:
     """Invokes tools; ``services`` and ``clock`` are used for the contexts it creates.
 
+    ``services``: a ``Mapping`` (what a bare ``ToolContext`` parameter reads), or the
+    caller's own object for tools that declare ``ToolContext[Deps]``.
+
     ``jobs``: the registry of background jobs (pass one to set its retention limits).
     """
 
     def __init__(
         self,
         *,
-        services: Mapping[str, Any] | None = None,
+        services: Any = None,
         clock: Clock | None = None,
         jobs: JobRegistry | None = None,
     ) -> None:
