@@ -313,7 +313,9 @@ def _follow_runtime(options: Options) -> None:
         return
     if any(key == "onellm_runtime" or key.startswith("onellm_runtime.") for key in options.per_module_options):
         return
-    options.per_module_options[_RUNTIME_SECTION] = {"follow_imports": "silent"}
+    # A new dict, not an update: the daemon compares later runs' options with a snapshot
+    # that shares this one.
+    options.per_module_options = {**options.per_module_options, _RUNTIME_SECTION: {"follow_imports": "silent"}}
     options._per_module_cache = None  # rebuilt on the next clone_for_module
 
 
