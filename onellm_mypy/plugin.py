@@ -188,11 +188,7 @@ class OnellmPlugin(Plugin):
         a module, and never clash with a Python name. Called after parsing, so only for
         modules mypy actually reprocesses; library and stub modules are left alone.
         """
-        self._memo = None  # a module (re)parsed: what was lowered before may be stale
-        self._wrapped.clear()
-        if self._sources is not None:
-            self._sources.new_generation()
-            self._sources.set_shadows(self.options.shadow_file or [])
+        self.new_generation()  # a module (re)parsed: what was lowered before may be stale
         try:
             _keep_text_of_fileless(self.sources, file)
             self._record_digest(file)
@@ -200,6 +196,14 @@ class OnellmPlugin(Plugin):
             if os.environ.get("ONELLM_MYPY_DEBUG"):
                 raise
         return []
+
+    def new_generation(self) -> None:
+        """Forget what was lowered and re-check file stamps: the sources may have changed."""
+        self._memo = None
+        self._wrapped.clear()
+        if self._sources is not None:
+            self._sources.new_generation()
+            self._sources.set_shadows(self.options.shadow_file or [])
 
     def _record_digest(self, file: MypyFile) -> None:
         path = file.path
