@@ -76,7 +76,8 @@ class LiveChecker:
     def __init__(self) -> None:
         self._shadow_dir = tempfile.mkdtemp(prefix="onellm-lsp-")
         self._options = _options()
-        self._options.shadow_file = []
+        self._shadows: list[list[str]] = []
+        self._options.shadow_file = self._shadows  # the plugin re-reads it on every check
         self._fscache = FileSystemCache()
         self._manager: FineGrainedBuildManager | None = None
         self._plugin = OnellmPlugin(self._options)
@@ -123,7 +124,7 @@ class LiveChecker:
             shadow = os.path.join(self._shadow_dir, f"{len(self._buffers)}_{os.path.basename(path)}")
             module = self._source(path).module
             self._buffers[path] = (module, shadow)
-            self._options.shadow_file.append([path, shadow])
+            self._shadows.append([path, shadow])
             if self._manager is not None:
                 manager = self._manager.manager
                 manager.shadow_map[path] = shadow

@@ -247,20 +247,20 @@ def _any_to_json_value(text: str, lines: list[str], r: types.Range) -> list[type
         return None
     line, m = found
     edits = [types.TextEdit(types.Range(types.Position(line, m.start()), types.Position(line, m.end())), "JsonValue")]
-    imported = _json_value_import(text)
-    if imported is None:
+    parsed, imported = _json_value_import(text)
+    if not parsed:
         return None  # the buffer does not parse: no safe place for the import
-    if imported is not True:
+    if imported is not None:
         edits.append(imported)
     return edits
 
 
-def _json_value_import(text: str) -> types.TextEdit | bool | None:
-    """True when ``JsonValue`` is already imported; else the edit that imports it (None: no parse)."""
+def _json_value_import(text: str) -> tuple[bool, types.TextEdit | None]:
+    """Whether the buffer parses, and the edit that imports ``JsonValue`` (None: already imported)."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
-        return None
+        return False, None
     last_import: ast.stmt | None = None
     runtime_import: ast.ImportFrom | None = None
     for stmt in tree.body:
@@ -268,17 +268,17 @@ def _json_value_import(text: str) -> types.TextEdit | bool | None:
             last_import = stmt
             if isinstance(stmt, ast.ImportFrom) and stmt.module == "onellm_runtime" and stmt.level == 0:
                 if any(alias.name == "JsonValue" and alias.asname in (None, "JsonValue") for alias in stmt.names):
-                    return True
+                    return True, None
                 if runtime_import is None and stmt.lineno == stmt.end_lineno:
                     runtime_import = stmt
     if runtime_import is not None:
         # ``from onellm_runtime import tool`` -> ``from onellm_runtime import JsonValue, tool``
         first = runtime_import.names[0]
         at = types.Position(runtime_import.lineno - 1, first.col_offset)
-        return types.TextEdit(types.Range(at, at), "JsonValue, ")
+        return True, types.TextEdit(types.Range(at, at), "JsonValue, ")
     line = last_import.end_lineno if last_import is not None and last_import.end_lineno else 0
     at = types.Position(line, 0)
-    return types.TextEdit(types.Range(at, at), "from onellm_runtime import JsonValue\n")
+    return True, types.TextEdit(types.Range(at, at), "from onellm_runtime import JsonValue\n")
 
 
 def _swap_range(lines: list[str], r: types.Range) -> list[types.TextEdit] | None:

@@ -358,7 +358,7 @@ def _note_unchecked(ctx: MethodContext, error: Exception) -> None:
         what = "at this call"
     else:
         return
-    ctx.api.note(unchecked_message(what, error), context, code=UNCHECKED)
+    ctx.api.msg.note(unchecked_message(what, error), context, code=UNCHECKED)
 
 
 def unchecked_message(what: str, error: Exception) -> str:

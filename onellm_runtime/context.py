@@ -89,8 +89,8 @@ class ToolContext:
         self.call_id = call_id
         self.services: Mapping[str, Any] = services if services is not None else {}
         self.clock = clock
-        self.tool_name = tool_name
-        self.cancellation = cancellation if cancellation is not None else CancellationToken()
+        self.tool_name: str = tool_name
+        self.cancellation: CancellationToken = cancellation if cancellation is not None else CancellationToken()
         self.costs: list[CostLine] = []
         self._lock = threading.Lock()
 
