@@ -16,6 +16,7 @@ API::
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -81,66 +82,69 @@ class LiveChecker:
         self._fscache = FileSystemCache()
         self._manager: FineGrainedBuildManager | None = None
         self._plugin = OnellmPlugin(self._options)
-        #: Buffer path -> (module, shadow copy) for every buffer handed to mypy.
-        self._buffers: dict[str, tuple[str, str]] = {}
+        #: Buffer path -> how mypy reads it, for every buffer handed to mypy.
+        self._buffers: dict[str, _Buffer] = {}
         #: The source roots of the first build: a buffer under another root needs a new build.
         self._roots: set[str] = set()
 
     def close(self) -> None:
         shutil.rmtree(self._shadow_dir, ignore_errors=True)
 
-    def check(self, path: str, text: str) -> dict[str, list[LiveDiagnostic]]:
+    def check(self, path: str, text: str) -> dict[str, list[LiveDiagnostic]] | None:
         """The OLT findings and notes of every buffer once ``path`` holds ``text`` (whatever is on disk).
 
         ``path`` is always a key; other buffers are there too, since an edit to one (a record
-        another buffer's tool uses) can change the findings of another.
+        another buffer's tool uses) can change the findings of another. None while ``text``
+        does not parse (the middle of an edit): mypy would stop at the syntax error before
+        any tool is checked, and a cold build would follow the next good text.
         """
+        try:
+            ast.parse(text)
+        except (SyntaxError, ValueError):
+            return None
         path = os.path.abspath(path)
-        source = self._source(path)
-        self._write_shadow(path, text)
+        buffer = self._buffer(path)
+        with open(buffer.shadow, "w", encoding="utf-8") as f:
+            f.write(text)
         self._fscache.flush()
         self._plugin.new_generation()
+        source = buffer.source
         try:
             if self._manager is None or source.base_dir not in self._roots:
-                messages = self._build(source)
+                messages = self._build()
             else:
                 self._manager.flush_cache()  # mypy keeps parsed trees until told the files changed
-                messages = self._manager.update([(source.module, path)], [])
-        except CompileError as e:  # a syntax error: mypy stops before any hook runs
+                assert source.path is not None and source.module
+                messages = self._manager.update([(source.module, source.path)], [])
+        except CompileError as e:  # mypy refused the build (a blocking error): nothing more to say
             self._manager = None
             messages = list(e.messages)
-        return _parse(messages, path, set(self._buffers))
+        named = {b.source.path: p for p, b in self._buffers.items() if b.source.path}
+        return _parse(messages, path, named)
 
-    def _source(self, path: str) -> BuildSource:
+    def _buffer(self, path: str) -> _Buffer:
+        """The buffer for ``path``: its module and its shadow copy (made on first sight)."""
         known = self._buffers.get(path)
         if known is not None:
-            return BuildSource(path, known[0], None, os.path.dirname(path))
-        found = create_source_list([path], self._options, self._fscache)
-        return found[0] if found else BuildSource(path, os.path.splitext(os.path.basename(path))[0])
-
-    def _write_shadow(self, path: str, text: str) -> None:
-        known = self._buffers.get(path)
-        if known is None:
-            shadow = os.path.join(self._shadow_dir, f"{len(self._buffers)}_{os.path.basename(path)}")
-            module = self._source(path).module
-            self._buffers[path] = (module, shadow)
+            return known
+        shadow = os.path.join(self._shadow_dir, f"{len(self._buffers)}_{os.path.basename(path)}")
+        if os.path.isfile(path):
+            found = create_source_list([path], self._options, self._fscache)
+            source = found[0] if found else BuildSource(path, _stem(path), None, os.path.dirname(path))
             self._shadows.append([path, shadow])
             if self._manager is not None:
                 manager = self._manager.manager
                 manager.shadow_map[path] = shadow
                 manager.shadow_equivalence_map.pop(path, None)
         else:
-            shadow = known[1]
-        with open(shadow, "w", encoding="utf-8") as f:
-            f.write(text)
+            # Never saved: mypy reads the copy itself (its findings are mapped back to ``path``).
+            source = BuildSource(shadow, _stem(path), None, os.path.dirname(path))
+        buffer = self._buffers[path] = _Buffer(source, shadow)
+        return buffer
 
-    def _build(self, first: BuildSource) -> list[str]:
+    def _build(self) -> list[str]:
         """A cold build of every open buffer (the first check, or a buffer under a new root)."""
-        sources = [BuildSource(p, m, None, os.path.dirname(p)) for p, (m, _) in self._buffers.items()]
-        by_path = {s.path: s for s in sources}
-        if first.path in by_path:
-            by_path[first.path] = first
-        sources = list(by_path.values())
+        sources = [b.source for b in self._buffers.values()]
         self._roots = {s.base_dir for s in sources if s.base_dir}
         self._plugin = OnellmPlugin(self._options)
         try:
@@ -152,12 +156,26 @@ class LiveChecker:
         return result.errors
 
 
+@dataclass(frozen=True)
+class _Buffer:
+    #: The module as mypy builds it: the file's own path, or the shadow for a file never saved.
+    source: BuildSource
+    shadow: str
+
+
+def _stem(path: str) -> str:
+    return os.path.splitext(os.path.basename(path))[0]
+
+
 _OWN_CODES = {*ERROR_CODES, UNCHECKED.code}
 
 
-def _parse(messages: list[str], path: str, buffers: set[str]) -> dict[str, list[LiveDiagnostic]]:
-    """mypy's JSON lines -> the plugin's findings per buffer (mypy's own errors are the type checker's job)."""
-    out: dict[str, list[LiveDiagnostic]] = {p: [] for p in buffers}
+def _parse(messages: list[str], path: str, named: dict[str, str]) -> dict[str, list[LiveDiagnostic]]:
+    """mypy's JSON lines -> the plugin's findings per buffer (mypy's own errors are the type checker's job).
+
+    ``named`` maps the path mypy reports for each buffer to the buffer's own path.
+    """
+    out: dict[str, list[LiveDiagnostic]] = {p: [] for p in named.values()}
     out[path] = []
     for line in messages:
         try:
@@ -166,7 +184,8 @@ def _parse(messages: list[str], path: str, buffers: set[str]) -> dict[str, list[
             continue
         if not isinstance(record, dict) or record.get("code") not in _OWN_CODES:
             continue
-        where = out.get(os.path.abspath(str(record.get("file"))))
+        reported = os.path.abspath(str(record.get("file")))
+        where = out.get(named.get(reported, reported))
         if where is None:
             continue
         start_line = max(int(record["line"]) - 1, 0)

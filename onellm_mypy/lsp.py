@@ -109,15 +109,15 @@ class OnellmServer(LanguageServer):
             self.window_log_message(types.LogMessageParams(types.MessageType.Error, f"onellm: check failed: {e!r}"))
             return
         current = self.workspace.text_documents.get(uri)
-        if current is None or current.version != version:
-            return  # edited meanwhile: the newer check publishes
+        if found is None or current is None or current.version != version:
+            return  # does not parse (the last findings stay), or edited meanwhile (the newer check publishes)
         for found_path, diagnostics in found.items():
             found_uri = uri if found_path == path else from_fs_path(found_path)
             if found_uri is None or (found_uri != uri and found_uri not in self.workspace.text_documents):
                 continue
             self.publish(found_uri, [self.diagnostic(d) for d in diagnostics], version if found_uri == uri else None)
 
-    def _check(self, path: str, text: str) -> dict[str, list[LiveDiagnostic]]:
+    def _check(self, path: str, text: str) -> dict[str, list[LiveDiagnostic]] | None:
         if self.checker is None:
             self.checker = LiveChecker()
         return self.checker.check(path, text)

@@ -203,3 +203,68 @@ def test_every_code_links_to_its_section_of_the_docs() -> None:
     assert found["OLT008"] == "olt008-the-tool-name-is-not-164-letters-digits-_-or--"
     assert found["onellm-unchecked"] == "tools-the-plugin-could-not-check-onellm-unchecked"
     assert set(headings) == set(codes[:-1])
+
+
+MODELS = """\
+from dataclasses import dataclass
+from typing import Annotated
+
+from onellm_runtime import Range
+
+
+@dataclass
+class Box:
+    size: Annotated[int, Range(1, 5)]
+"""
+
+PLACE = """\
+from models import Box
+
+from onellm_runtime import tool
+
+
+@tool
+def place(box: Box) -> str:
+    return ""
+"""
+
+NEW = """\
+from typing import Any
+from onellm_runtime import tool
+@tool
+def f(x: Any) -> str:
+    return ''
+"""
+
+
+def test_the_checker_follows_other_buffers_unsaved_files_and_skips_broken_text(tmp_path: Path) -> None:
+    from onellm_mypy.live import LiveChecker, LiveDiagnostic
+
+    app, models, new = tmp_path / "app.py", tmp_path / "models.py", tmp_path / "new.py"
+    app.write_text(PLACE)
+    models.write_text(MODELS)
+    box = LiveDiagnostic(
+        6, 10, 6, 18, "OLT013",
+        "Tool 'place': Parameter 'box' field 'size': Range(9, 5) has its minimum above its maximum; swap the bounds",
+        "error",
+    )
+    any_x = LiveDiagnostic(
+        3, 6, 3, 12, "OLT002",
+        "Tool 'f': Parameter 'x': 'Any' has no schema; use a concrete type, or JsonValue to accept any JSON value",
+        "error",
+    )
+    checker = LiveChecker()
+    try:
+        assert checker.check(str(app), PLACE) == {str(app): []}
+        # The record's buffer changes: the tool in the other buffer is reported, the file on disk is not read.
+        assert checker.check(str(models), MODELS.replace("Range(1, 5)", "Range(9, 5)")) == {
+            str(app): [box],
+            str(models): [],
+        }
+        assert checker.check(str(app), PLACE + "\ndef broken(:\n") is None  # mid-edit: nothing to say
+        # A file never saved is checked from its buffer too.
+        assert checker.check(str(new), NEW) == {str(app): [box], str(models): [], str(new): [any_x]}
+        assert not new.exists()
+    finally:
+        checker.close()
+    assert models.read_text() == MODELS
