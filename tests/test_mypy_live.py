@@ -112,6 +112,9 @@ CASES = [
         [f"uses.py:6:2: {UNFOLLOWED}", f"app.py:7:24: error: {ANY}"],
         id="follow_imports=skip",
     ),
+    pytest.param(
+        ["--follow-imports=skip", "--disable-error-code", "onellm-unchecked", "uses.py"], [], id="the note disabled"
+    ),
 ]
 
 
