@@ -105,8 +105,9 @@ class OnellmServer(LanguageServer):
         loop = asyncio.get_running_loop()
         try:
             found = await loop.run_in_executor(self._worker, self._check, path, text)
-        except Exception as e:  # a crash in mypy or the plugin: say so, keep serving
+        except Exception as e:  # a crash in mypy or the plugin: say so, start afresh, keep serving
             self.window_log_message(types.LogMessageParams(types.MessageType.Error, f"onellm: check failed: {e!r}"))
+            self._worker.submit(self._reset)
             return
         current = self.workspace.text_documents.get(uri)
         if found is None or current is None or current.version != version:
@@ -121,6 +122,12 @@ class OnellmServer(LanguageServer):
         if self.checker is None:
             self.checker = LiveChecker()
         return self.checker.check(path, text)
+
+    def _reset(self) -> None:
+        """Drop the warm build (its state may be broken); the next check builds anew."""
+        if self.checker is not None:
+            self.checker.close()
+            self.checker = None
 
     def diagnostic(self, d: LiveDiagnostic) -> types.Diagnostic:
         end = types.Position(d.end_line, d.end_column) if d.end_column >= 0 else types.Position(d.line + 1, 0)

@@ -268,3 +268,26 @@ def test_the_checker_follows_other_buffers_unsaved_files_and_skips_broken_text(t
     finally:
         checker.close()
     assert models.read_text() == MODELS
+
+
+def test_the_latency_benchmark_runs(tmp_path: Path) -> None:
+    """``benchmarks/lsp_latency.py`` in a tiny mode, so it never rots (no timing asserted)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "lsp_latency.py"), "--tools", "3", "--edits", "2", "--warmup", "1",
+         "--debounce-ms", "0"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "onellm lsp, a 3-tool file, debounce 0 ms, 2 edits after 1 warm-up"
+    assert [line.split(":")[0].strip() for line in lines[1:]] == [
+        "open (cold build)",
+        "after the debounce, median",
+        "after the debounce, p90/max",
+        "findings in the last edit",
+    ]
