@@ -181,9 +181,17 @@ def test_quick_fixes(text: str, finding: types.Diagnostic, expected: str) -> Non
 
 NO_FIX_ROWS = [
     pytest.param("def f(v: Any, w: Any) -> str: ...\n", _finding(0, 6, 20, "OLT002", ANY), id="two Any in the range"),
-    pytest.param("def f(v: object) -> str: ...\n", _finding(0, 6, 15, "OLT002", "Tool 'f': Parameter 'v': 'object' has no schema"), id="not Any"),
+    pytest.param(
+        "def f(v: object) -> str: ...\n",
+        _finding(0, 6, 15, "OLT002", "Tool 'f': Parameter 'v': 'object' has no schema"),
+        id="not Any",
+    ),
     pytest.param("def f(v: Any) -> str:\n", _finding(0, 6, 12, "OLT002", ANY), id="the buffer does not parse"),
-    pytest.param("x: Any\n", types.Diagnostic(_range(0, 3, 0, 6), ANY, code="OLT002", source="mypy"), id="another source's finding"),
+    pytest.param(
+        "x: Any\n",
+        types.Diagnostic(_range(0, 3, 0, 6), ANY, code="OLT002", source="mypy"),
+        id="another source's finding",
+    ),
 ]
 
 
