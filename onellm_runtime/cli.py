@@ -159,6 +159,7 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="report tools that cannot be described or bound (static; imports nothing)")
     check.add_argument("paths", nargs="+", metavar="PATH")
     check.add_argument("--format", choices=("text", "json", "github"), default="text")
+    sub.add_parser("lsp", help="serve the OLT diagnostics to editors (Language Server Protocol over stdio)")
     schemas = sub.add_parser("schemas", help="print a JSON manifest of every tool found")
     mode = schemas.add_mutually_exclusive_group()
     mode.add_argument("--static", action="store_true", help="read the source through mypy; import nothing")
@@ -172,6 +173,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["lsp"]:  # the language server parses its own options (onellm_mypy.lsp)
+        try:
+            from onellm_mypy.lsp import main as lsp
+        except ModuleNotFoundError as e:
+            return _usage_error(f"the language server needs {e.name}: pip install 'onellm[lsp]'")
+        return lsp(argv[1:])
     ns = _parser().parse_args(argv)
     try:
         if ns.command == "check":

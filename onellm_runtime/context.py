@@ -124,8 +124,8 @@ class ToolContext(Generic[Deps]):
         self.call_id = call_id
         self.services: Deps = cast(Deps, services if services is not None else {})
         self.clock = clock
-        self.tool_name = tool_name
-        self.cancellation = cancellation if cancellation is not None else CancellationToken()
+        self.tool_name: str = tool_name
+        self.cancellation: CancellationToken = cancellation if cancellation is not None else CancellationToken()
         self.costs: list[CostLine] = []
         self._lock = threading.Lock()
         self._listeners: list[Listener] = list(listeners)

@@ -153,7 +153,7 @@ class ToolInvoker:
     ) -> None:
         self.services = services
         self.clock = clock
-        self.jobs = jobs if jobs is not None else JobRegistry()
+        self.jobs: JobRegistry = jobs if jobs is not None else JobRegistry()
         self._prepared: dict[int, tuple[object, _Prepared]] = {}
 
     async def aclose(self) -> None:

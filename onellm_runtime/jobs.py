@@ -83,17 +83,17 @@ class Job:
     ) -> None:
         loop = asyncio.get_running_loop()
         self.id = job_id
-        self.tool = tool
-        self.tool_name = tool.name
-        self.context = context
+        self.tool: Tool[..., Any] = tool
+        self.tool_name: str = tool.name
+        self.context: ToolContext = context
         #: The tool's timeout in seconds (0 = none), measured on the job's clock.
-        self.timeout_seconds = tool.timeout_seconds
+        self.timeout_seconds: float = tool.timeout_seconds
         clock = context.clock
         self._now: Callable[[], float] = clock.monotonic if clock is not None else loop.time
-        self.started_at = self._now()
+        self.started_at: float = self._now()
         self.finished_at: float | None = None
         #: True once the final result has been handed out by ``read``.
-        self.delivered = False
+        self.delivered: bool = False
         self._status: JobStatus = "running"
         self._result: ToolResult | None = None
         self._timed_out = False

@@ -70,7 +70,7 @@ class ToolDefinitionError(TypeError):
 
     def __init__(self, findings: list[diagnostics.Diagnostic]) -> None:
         self.diagnostics = findings
-        self.code = findings[0].code
+        self.code: str = findings[0].code
         super().__init__("\n".join(f"{d.message}  [{d.code}]" for d in findings))
 
 
@@ -152,14 +152,14 @@ class _Options:
             raise ValueError(f"invocation_mode must be 'wait' or 'model_choice', not {invocation_mode!r}")
         if timeout_seconds < 0:
             raise ValueError(f"timeout_seconds must be 0 (none) or more, not {timeout_seconds!r}")
-        self.name = name
-        self.description = description
-        self.ends_loop = ends_loop
-        self.requires_approval = requires_approval
-        self.parallel_safe = parallel_safe
-        self.timeout_seconds = timeout_seconds
-        self.naming = naming
-        self.invocation_mode = invocation_mode
+        self.name: str | None = name
+        self.description: str | None = description
+        self.ends_loop: bool = ends_loop
+        self.requires_approval: bool = requires_approval
+        self.parallel_safe: bool = parallel_safe
+        self.timeout_seconds: float = timeout_seconds
+        self.naming: str | None = naming
+        self.invocation_mode: str = invocation_mode
 
 
 #: The options of ``Tool.create(fn)`` and a bare ``@tool``, made once (options are never
@@ -236,7 +236,7 @@ class Tool(Generic[P, R]):
             self.is_async = bool(inner is not None and inner.co_flags & 0x80)
         self.__wrapped__ = fn
         self.__doc__ = getattr(self._described, "__doc__", None)
-        self.__name__ = getattr(fn, "__name__", "tool")
+        self.__name__: str = getattr(fn, "__name__", "tool")
         self.__qualname__ = getattr(fn, "__qualname__", self.__name__)
         self.__module__ = getattr(fn, "__module__", __name__)
 
@@ -627,4 +627,4 @@ class _ToolDecorator:
         return _ToolFactory(options)
 
 
-tool = _ToolDecorator()
+tool: _ToolDecorator = _ToolDecorator()
