@@ -178,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             from onellm_mypy.lsp import main as lsp
         except ModuleNotFoundError as e:
-            return _usage_error(f"the language server needs {e.name}: pip install 'onellm[lsp]'")
+            return _usage_error(f"the language server needs {e.name}: pip install 'onellm-tools[lsp]'")
         return lsp(argv[1:])
     ns = _parser().parse_args(argv)
     try:

@@ -1,4 +1,4 @@
-"""Serving tools to MCP clients, on the official ``mcp`` package (``pip install 'onellm[mcp]'``).
+"""Serving tools to MCP clients, on the official ``mcp`` package (``pip install 'onellm-tools[mcp]'``).
 
 ``server(tools)`` is an ``mcp.server.lowlevel.Server`` whose ``tools/list`` answers exactly
 ``mcp_tool(t)`` for each tool and whose ``tools/call`` runs the call as ``dispatch("mcp",
@@ -43,7 +43,7 @@ def _require_mcp() -> None:
     import importlib.util
 
     if importlib.util.find_spec("mcp") is None:
-        raise ModuleNotFoundError("serving MCP needs the mcp package: pip install 'onellm[mcp]'", name="mcp")
+        raise ModuleNotFoundError("serving MCP needs the mcp package: pip install 'onellm-tools[mcp]'", name="mcp")
 
 
 class _Notifier:
