@@ -37,7 +37,7 @@ from .model import (
 )
 from .results import JsonPart, Part, TextPart, ToolResult
 
-__all__ = ["Converter", "compile_converter", "json_form", "plain_json"]
+__all__ = ["Converter", "Unwritable", "compile_converter", "json_form", "plain_json"]
 
 #: A return value -> a ``ToolResult`` passed through, or the parts of a new result.
 Converter = Callable[[object], "ToolResult | list[Part]"]
@@ -48,6 +48,16 @@ class _Mismatch(Exception):
     """The value is not of the declared type: write it by its own type."""
 
 
+class Unwritable(ValueError):
+    """The value has its declared type but no JSON form: its message says what is in the way."""
+
+
+def _write_datetime(value: dt.datetime) -> str:
+    if value.utcoffset() is None:
+        raise Unwritable(f"a datetime without a UTC offset ({value.isoformat()}), which RFC 3339 cannot express")
+    return value.isoformat()
+
+
 def _decimal(value: Decimal) -> int | float:
     if value.is_finite() and value == value.to_integral_value():
         return int(value)
@@ -55,7 +65,15 @@ def _decimal(value: Decimal) -> int | float:
 
 
 def plain_json(value: object) -> object:
-    """A value written by its own type (for unannotated returns and mismatches)."""
+    """A value written by its own type (for unannotated returns and mismatches).
+
+    Raises ``Unwritable`` for a value that contains itself (a reference cycle).
+    """
+    return _plain(value, set())
+
+
+def _plain(value: object, open_ids: set[int]) -> object:
+    """``plain_json``; ``open_ids`` holds the containers being written, to find cycles."""
     if value is None or isinstance(value, (bool, int, float, str)):
         if isinstance(value, enum.Enum):
             return value.name
@@ -72,18 +90,29 @@ def plain_json(value: object) -> object:
         return formats.write_timedelta(value)
     if isinstance(value, (bytes, bytearray, memoryview)):
         return formats.write_base64(bytes(cast(Any, value)))
+    key = id(value)
+    if key in open_ids:
+        raise Unwritable("a reference cycle")
+    open_ids.add(key)
+    try:
+        return _plain_container(value, open_ids)
+    finally:
+        open_ids.discard(key)
+
+
+def _plain_container(value: object, open_ids: set[int]) -> object:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: _plain(getattr(value, f.name), open_ids) for f in dataclasses.fields(value)}
     if hasattr(value, "_asdict") and isinstance(value, tuple):
         fields: dict[str, Any] = cast(Any, value)._asdict()
-        return {k: plain_json(v) for k, v in fields.items()}
+        return {k: _plain(v, open_ids) for k, v in fields.items()}
     if isinstance(value, Mapping):
         mapping: Mapping[Any, Any] = cast(Any, value)
-        return {str(k): plain_json(v) for k, v in mapping.items()}
+        return {str(k): _plain(v, open_ids) for k, v in mapping.items()}
     if isinstance(value, (set, frozenset)):
-        return _ordered([plain_json(v) for v in cast("Iterable[Any]", value)])
+        return _ordered([_plain(v, open_ids) for v in cast("Iterable[Any]", value)])
     if isinstance(value, (list, tuple)):
-        return [plain_json(v) for v in cast("Iterable[Any]", value)]
+        return [_plain(v, open_ids) for v in cast("Iterable[Any]", value)]
     return str(value)
 
 
@@ -126,7 +155,7 @@ def _scalar(node: Scalar) -> _Writer:
         return decimal
     types: dict[ScalarKind, tuple[type, Callable[[Any], Any]]] = {
         ScalarKind.UUID: (uuid.UUID, str),
-        ScalarKind.DATETIME: (dt.datetime, dt.datetime.isoformat),
+        ScalarKind.DATETIME: (dt.datetime, _write_datetime),
         ScalarKind.DATE: (dt.date, dt.date.isoformat),
         ScalarKind.TIME: (dt.time, dt.time.isoformat),
         ScalarKind.TIMEDELTA: (dt.timedelta, formats.write_timedelta),

@@ -1,0 +1,143 @@
+"""Whether a result's JSON value can be written as JSON, and if not, what is in the way and where.
+
+The invoker asks before it makes a result, so that reading ``ToolResult.text`` (or sending
+the part) never raises later, outside ``invoke``, and never writes ``NaN``. A valid value
+costs one C-encoder pass (a scalar, less); only a refused one is walked in Python, to name
+the first thing that cannot be written, at its path (``items[2].score``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from typing import Any, Callable, cast
+
+__all__ = ["problem"]
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=True, separators=(",", ":"))
+#: Below this many bits an int has fewer than 640 digits, the lowest digit limit Python allows.
+_SAFE_INT_BITS = 2_000
+
+
+def _digit_limit() -> int:
+    get: Callable[[], int] | None = getattr(sys, "get_int_max_str_digits", None)
+    return get() if get is not None else 0
+
+
+def problem(value: object) -> str | None:
+    """None when ``value`` can be written as JSON; else what stops it, like ``NaN at items[2].score``."""
+    t = type(value)
+    if t is str or t is bool or value is None:
+        return None
+    if t is int and cast(int, value).bit_length() < _SAFE_INT_BITS:
+        return None
+    if t is float and math.isfinite(cast(float, value)):
+        return None
+    try:
+        _ENCODER.encode(value)
+        return None
+    except RecursionError:
+        return "nesting deeper than the interpreter's recursion limit"
+    except Exception:  # noqa: BLE001 (user code inside a value: named by the walk below)
+        pass
+    return _first_problem(value)
+
+
+def _where(what: str, path: list[object]) -> str:
+    if not path:
+        return what
+    from .binding import format_path
+
+    return f"{what} at {format_path(path)}"
+
+
+def _int_problem(value: int) -> str | None:
+    limit = _digit_limit()
+    if limit and value.bit_length() >= _SAFE_INT_BITS:
+        try:
+            int.__repr__(value)
+        except ValueError:
+            return f"an integer of more than {limit:,} digits"
+    return None
+
+
+def _float_problem(value: float) -> str | None:
+    if math.isfinite(value):
+        return None
+    if value != value:
+        return "NaN"
+    return "Infinity" if value > 0 else "-Infinity"
+
+
+def _key_problem(key: object) -> str | None:
+    if isinstance(key, str) or key is None or isinstance(key, bool):
+        return None
+    if isinstance(key, int):
+        found = _int_problem(key)
+        return None if found is None else f"a key that is {found}"
+    if isinstance(key, float):
+        found = _float_problem(key)
+        return None if found is None else f"a key that is {found}"
+    return f"a key of type {type(key).__qualname__}"
+
+
+def _first_problem(value: object) -> str:
+    """Walk ``value`` depth first, in the encoder's order; the first thing it could not write."""
+    # Each entry: (value, its path, whether we are leaving it); ``open`` holds the containers
+    # on the current path, for cycles.
+    stack: list[tuple[Any, list[object], bool]] = [(value, [], False)]
+    open_ids: set[int] = set()
+    try:
+        while stack:
+            item, path, leaving = stack.pop()
+            if leaving:
+                open_ids.discard(id(item))
+                continue
+            if isinstance(item, str) or item is None or isinstance(item, bool):
+                continue
+            if isinstance(item, int):
+                found = _int_problem(item)
+                if found is not None:
+                    return _where(found, path)
+                continue
+            if isinstance(item, float):
+                found = _float_problem(item)
+                if found is not None:
+                    return _where(found, path)
+                continue
+            if isinstance(item, (dict, list, tuple)):
+                container = cast(Any, item)
+                if id(container) in open_ids:
+                    return _where("a reference cycle", path)
+                open_ids.add(id(container))
+                stack.append((container, path, True))
+                children: list[tuple[Any, list[object], bool]] = []
+                if isinstance(item, dict):
+                    mapping: dict[Any, Any] = container
+                    for key, child in mapping.items():
+                        found = _key_problem(key)
+                        if found is not None:
+                            return _where(found, path)
+                        children.append((child, [*path, key if isinstance(key, str) else json.dumps(key)], False))
+                else:
+                    sequence: list[Any] = container
+                    for index, child in enumerate(sequence):
+                        children.append((child, [*path, index], False))
+                stack.extend(reversed(children))
+                continue
+            return _where(f"an object of type {type(item).__qualname__}", path)
+    except RecursionError:
+        return "nesting deeper than the interpreter's recursion limit"
+    except Exception as e:  # noqa: BLE001 (a container's own code failed while it was read)
+        from .errortext import describe
+
+        return describe(e)
+    # The encoder refused what the walk accepts (a subclass with its own hooks, say).
+    try:
+        _ENCODER.encode(value)
+    except Exception as e:  # noqa: BLE001
+        from .errortext import describe
+
+        return describe(e)
+    return "a value the JSON encoder refused"  # pragma: no cover (the encoder accepted it this time)
