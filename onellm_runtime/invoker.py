@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Union
 from .binding import ArgumentError, CompiledBinder, compile_binder
 from .context import Clock, ToolContext
 from .convert import Converter, Unwritable, compile_converter
-from .errortext import describe
+from .errortext import cut, describe
 from .jobs import Job, JobRegistry
 from .jsoncheck import problem
 from .provider_names import check_provider
@@ -127,7 +127,7 @@ def _failed(name: str, error: BaseException) -> str:
 
 
 def _unwritable(name: str, what: str) -> str:
-    return f"Tool '{name}' returned a value that cannot be written as JSON: {what}."
+    return f"Tool '{name}' returned a value that cannot be written as JSON: {cut(what)}."
 
 
 def _cancelled_by_caller() -> bool:

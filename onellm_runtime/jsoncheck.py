@@ -2,8 +2,8 @@
 
 The invoker asks before it makes a result, so that reading ``ToolResult.text`` (or sending
 the part) never raises later, outside ``invoke``, and never writes ``NaN``. A valid value
-costs one C-encoder pass (a scalar, less); only a refused one is walked in Python, to name
-the first thing that cannot be written, at its path (``items[2].score``).
+costs one pass of the C encoder (a scalar, less); only a refused one is walked in Python,
+to name the first thing that cannot be written, at its path (``items[2].score``).
 """
 
 from __future__ import annotations
@@ -11,11 +11,35 @@ from __future__ import annotations
 import json
 import math
 import sys
-from typing import Any, Callable, cast
+from typing import Any, Callable, Union, cast
 
 __all__ = ["problem"]
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=True, separators=(",", ":"))
+
+
+def _refuse(value: object) -> object:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def _make_encoder() -> Callable[[object], object]:
+    """The C encoder, made once: ``JSONEncoder.encode`` makes a new one per call, which costs as much again.
+
+    It keeps no state between calls (no cycle markers: a cycle ends in ``RecursionError``,
+    which the walk below tells apart from deep nesting), so threads may share it.
+    """
+    from json import encoder
+
+    make: Any = getattr(encoder, "c_make_encoder", None)
+    if make is not None:
+        try:
+            c_encode: Any = make(None, _refuse, encoder.encode_basestring, None, ":", ",", False, False, False)
+            return lambda value: c_encode(value, 0)
+        except TypeError:  # another interpreter's signature: the general path below
+            pass
+    return json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False, separators=(",", ":")).encode
+
+
+_encode = _make_encoder()
 #: Below this many bits an int has fewer than 640 digits, the lowest digit limit Python allows.
 _SAFE_INT_BITS = 2_000
 
@@ -35,21 +59,27 @@ def problem(value: object) -> str | None:
     if t is float and math.isfinite(cast(float, value)):
         return None
     try:
-        _ENCODER.encode(value)
+        _encode(value)
         return None
-    except RecursionError:
-        return "nesting deeper than the interpreter's recursion limit"
-    except Exception:  # noqa: BLE001 (user code inside a value: named by the walk below)
+    except Exception:  # noqa: BLE001 (user code inside a value, a cycle: named by the walk below)
         pass
     return _first_problem(value)
 
 
-def _where(what: str, path: list[object]) -> str:
-    if not path:
+#: A path as a chain of (parent, segment) links, so that going one level down copies nothing.
+_Path = Union[tuple[Any, object], None]
+
+
+def _where(what: str, path: _Path) -> str:
+    if path is None:
         return what
     from .binding import format_path
 
-    return f"{what} at {format_path(path)}"
+    segments: list[object] = []
+    while path is not None:
+        path, segment = path
+        segments.append(segment)
+    return f"{what} at {format_path(reversed(segments))}"
 
 
 def _int_problem(value: int) -> str | None:
@@ -86,7 +116,7 @@ def _first_problem(value: object) -> str:
     """Walk ``value`` depth first, in the encoder's order; the first thing it could not write."""
     # Each entry: (value, its path, whether we are leaving it); ``open`` holds the containers
     # on the current path, for cycles.
-    stack: list[tuple[Any, list[object], bool]] = [(value, [], False)]
+    stack: list[tuple[Any, _Path, bool]] = [(value, None, False)]
     open_ids: set[int] = set()
     try:
         while stack:
@@ -112,18 +142,18 @@ def _first_problem(value: object) -> str:
                     return _where("a reference cycle", path)
                 open_ids.add(id(container))
                 stack.append((container, path, True))
-                children: list[tuple[Any, list[object], bool]] = []
+                children: list[tuple[Any, _Path, bool]] = []
                 if isinstance(item, dict):
                     mapping: dict[Any, Any] = container
                     for key, child in mapping.items():
                         found = _key_problem(key)
                         if found is not None:
                             return _where(found, path)
-                        children.append((child, [*path, key if isinstance(key, str) else json.dumps(key)], False))
+                        children.append((child, (path, key if isinstance(key, str) else json.dumps(key)), False))
                 else:
                     sequence: list[Any] = container
                     for index, child in enumerate(sequence):
-                        children.append((child, [*path, index], False))
+                        children.append((child, (path, index), False))
                 stack.extend(reversed(children))
                 continue
             return _where(f"an object of type {type(item).__qualname__}", path)
@@ -133,9 +163,11 @@ def _first_problem(value: object) -> str:
         from .errortext import describe
 
         return describe(e)
-    # The encoder refused what the walk accepts (a subclass with its own hooks, say).
+    # The encoder refused what the walk accepts: nesting too deep for it, or a subclass with hooks of its own.
     try:
-        _ENCODER.encode(value)
+        _encode(value)
+    except RecursionError:
+        return "nesting deeper than the interpreter's recursion limit"
     except Exception as e:  # noqa: BLE001
         from .errortext import describe
 
