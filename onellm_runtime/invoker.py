@@ -130,6 +130,13 @@ def _unwritable(name: str, what: str) -> str:
     return f"Tool '{name}' returned a value that cannot be written as JSON: {cut(what)}."
 
 
+def _check_misuse(approved: object, provider: object) -> None:
+    """The calling program's own mistakes, refused at once: they are not the model's."""
+    if approved is not True and approved is not False:
+        raise TypeError(f"approved must be a bool, not {type(approved).__name__}")
+    check_provider(provider)
+
+
 def _cancelled_by_caller() -> bool:
     """Whether the running task has been asked to cancel (a ``CancelledError`` not of the tool's own).
 
@@ -221,15 +228,14 @@ class ToolInvoker:
         Raises at once for the calling program's own mistakes: ``approved`` not a bool
         (``TypeError``), an unknown ``provider`` name (``ValueError``).
         """
-        if approved is not True and approved is not False:
-            raise TypeError(f"approved must be a bool, not {type(approved).__name__}")
-        if provider is not None:
-            check_provider(provider)
+        if approved is not False or provider is not None:
+            _check_misuse(approved, provider)
         prepared = self._prepare(tool)
         if context is not None and not context.tool_name:
             context.tool_name = prepared.name
         try:
-            if type(arguments) in (str, bytes) and len(arguments) > BIND_OFF_LOOP_CHARS:
+            kind = type(arguments)
+            if (kind is str or kind is bytes) and len(arguments) > BIND_OFF_LOOP_CHARS:
                 loop = asyncio.get_running_loop()
                 kwargs, mode = await loop.run_in_executor(None, prepared.binder._bind, arguments, provider)  # pyright: ignore[reportPrivateUsage]
             else:
@@ -364,8 +370,7 @@ class ToolInvoker:
             return self._failure(_unwritable(prepared.name, str(e)), context)
         except BaseException as e:  # a value's own code (``__str__``, a mapping's ``items``) failed
             return self._failure(_unwritable(prepared.name, describe(e)), context)
-        parts: list[Part] = converted.parts if isinstance(converted, ToolResult) else converted
-        for part in parts:
+        for part in converted.parts if isinstance(converted, ToolResult) else converted:
             if type(part) is JsonPart:
                 found = problem(part.value)
                 if found is not None:
