@@ -2,8 +2,9 @@
 
 The invoker asks before it makes a result, so that reading ``ToolResult.text`` (or sending
 the part) never raises later, outside ``invoke``, and never writes ``NaN``. A valid value
-costs one pass of the C encoder (a scalar, less); only a refused one is walked in Python,
-to name the first thing that cannot be written, at its path (``items[2].score``).
+is checked by type alone (dicts, lists, strings, numbers: no text is made); anything else is
+handed to the C encoder; only a refused one is walked in Python, to name the first thing
+that cannot be written, at its path (``items[2].score``).
 """
 
 from __future__ import annotations
@@ -59,6 +60,11 @@ def problem(value: object) -> str | None:
     if t is float and math.isfinite(cast(float, value)):
         return None
     try:
+        if (t is dict or t is list) and _plain(value, 0):
+            return None
+    except RecursionError:  # a recursion limit set lower than _PLAIN_DEPTH: the general path decides
+        pass
+    try:
         _encode(value)
         return None
     except Exception:  # noqa: BLE001 (user code inside a value, a cycle: named by the walk below)
@@ -68,6 +74,61 @@ def problem(value: object) -> str | None:
 
 #: A path as a chain of (parent, segment) links, so that going one level down copies nothing.
 _Path = Union[tuple[Any, object], None]
+
+
+#: How deep ``_plain`` goes before it leaves a value to the encoder (a cycle ends there too).
+_PLAIN_DEPTH = 64
+
+
+#: ``type``, typed so that the type of an ``Any`` value is ``type[Any]`` (comparing it narrows nothing).
+_type_of: Callable[[object], "type[Any]"] = type
+
+
+def _plain(value: Any, depth: int) -> bool:
+    """True when ``value`` holds only exact dicts with str keys, lists, str, bool, None, small ints and finite floats.
+
+    The common result, checked without writing it (faster than the C encoder, which makes text).
+    False means "not sure": the encoder and the walk decide. The item test is written out twice,
+    for dicts and for lists: it runs per item, and a call per item would cost a third more.
+    """
+    items: Any
+    if _type_of(value) is dict:
+        items = value.items()
+        for key, item in items:
+            if _type_of(key) is not str:
+                return False
+            t = _type_of(item)
+            if t is str or t is bool or item is None:
+                continue
+            if t is int:
+                if item.bit_length() < _SAFE_INT_BITS:
+                    continue
+                return False
+            if t is float:
+                if item - item == 0.0:  # finite (NaN and the infinities give NaN)
+                    continue
+                return False
+            if (t is dict or t is list) and depth < _PLAIN_DEPTH and _plain(item, depth + 1):
+                continue
+            return False
+        return True
+    items = value
+    for item in items:
+        t = _type_of(item)
+        if t is str or t is bool or item is None:
+            continue
+        if t is int:
+            if item.bit_length() < _SAFE_INT_BITS:
+                continue
+            return False
+        if t is float:
+            if item - item == 0.0:
+                continue
+            return False
+        if (t is dict or t is list) and depth < _PLAIN_DEPTH and _plain(item, depth + 1):
+            continue
+        return False
+    return True
 
 
 def _where(what: str, path: _Path) -> str:
