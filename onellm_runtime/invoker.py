@@ -39,7 +39,7 @@ import inspect
 import weakref
 from dataclasses import dataclass, replace
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Union
 
 from .binding import ArgumentError, CompiledBinder, compile_binder
 from .context import Clock, ToolContext
@@ -157,7 +157,11 @@ def _quiet(task: asyncio.Future[Any]) -> None:
     task.add_done_callback(retrieve)
 
 
-def _forget(cache: dict[int, tuple[weakref.ref[ToolModel], _Prepared]], key: int) -> Any:
+def _forget(
+    cache: dict[int, tuple[weakref.ref[ToolModel], _Prepared]], key: int
+) -> Callable[[weakref.ref[ToolModel]], None]:
+    """The callback that drops a model's entry once the model is gone (unless the id was reused since)."""
+
     def drop(ref: weakref.ref[ToolModel]) -> None:
         entry = cache.get(key)
         if entry is not None and entry[0] is ref:

@@ -794,3 +794,31 @@ def test_an_unknown_provider_is_refused_in_invoke_invoke_all_and_bind(provider: 
 def test_the_known_providers_are_accepted(provider: str | None) -> None:
     assert ECHO.bind('{"n": 1}', provider=provider) == {"n": 1}
     assert run(lambda: ToolInvoker().invoke(ECHO, '{"n": 1}', provider=provider)).parts == [JsonPart(1)]
+
+
+# --- the figures' script runs (no timing asserted) ---------------------------------------------------
+
+
+def test_the_reliability_benchmark_smoke_mode_prints_every_figure() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "reliability_invoke.py"), "--smoke"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    for line in (
+        "1. background jobs",
+        "  start 80 running jobs: ",
+        "  100 quick jobs finishing together: ",
+        "2. binding a large document",
+        "bound on the loop, ",
+        "3. sync tools on the bounded pool",
+        "  100 concurrent sync calls: peak ",
+        "4. a long-lived invoker",
+        "  20 tools served and dropped: ",
+        "5. the result check",
+        "  a small JSON result: ",
+    ):
+        assert line in done.stdout, line
