@@ -95,7 +95,7 @@ class _Prepared:
     It holds nothing that keeps the model alive (the binder keeps only the model's parameters).
     """
 
-    __slots__ = ("binder", "convert", "context_params", "token_params", "name", "inline", "private", "__weakref__")
+    __slots__ = ("binder", "convert", "context_params", "token_params", "name", "inline", "private")
 
     def __init__(self, tool: Tool[..., Any]) -> None:
         model = tool.model
