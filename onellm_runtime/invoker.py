@@ -48,7 +48,7 @@ from .errortext import cut, describe
 from .jobs import Job, JobRegistry
 from .jsoncheck import problem
 from .provider_names import check_provider
-from .results import JsonPart, Part, ToolResult
+from .results import JsonPart, ToolResult
 from .workers import ToolRaised, WorkerPool
 
 if TYPE_CHECKING:
