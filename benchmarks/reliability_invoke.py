@@ -34,6 +34,7 @@ from typing import Any, Awaitable, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from onellm_runtime import JsonValue, Tool, ToolInvoker  # noqa: E402
+from onellm_runtime import convert as convert_module  # noqa: E402
 from onellm_runtime import invoker as invoker_module  # noqa: E402
 from onellm_runtime.jobs import JobRegistry  # noqa: E402
 
@@ -189,18 +190,18 @@ def result_check(calls: int) -> None:
 
     t = Tool.create(document)
     invoker = ToolInvoker()
-    saved = invoker_module.problem
+    saved = convert_module.problem
     checked: list[float] = []
     unchecked: list[float] = []
     gc.disable()
     try:
         for _ in range(3):  # alternated, so that a change in the machine's load hits both alike
             checked.append(_per_call(lambda: invoker.invoke(t, "{}"), calls))
-            invoker_module.problem = lambda value: None  # type: ignore[assignment]
+            convert_module.problem = lambda value: None  # type: ignore[assignment]
             unchecked.append(_per_call(lambda: invoker.invoke(t, "{}"), calls))
-            invoker_module.problem = saved
+            convert_module.problem = saved
     finally:
-        invoker_module.problem = saved
+        convert_module.problem = saved
         gc.enable()
     print(f"  a small JSON result: {min(checked):.2f} us per call checked, {min(unchecked):.2f} us unchecked")
 

@@ -6,6 +6,10 @@ ISO form, ``timedelta`` as ``[-][d.]hh:mm:ss[.ffffff]``, records by their wire n
 (``JsonName``, ``naming="camelCase"``), sets as arrays. A ``Decimal`` is written as a JSON
 number: an ``int`` when it is integral, else the nearest ``float``.
 
+Every JSON part a converter returns (its own, or one passed through in a part or a
+``ToolResult``) has been checked to be writable as JSON (``jsoncheck``); one that is not
+raises ``Unwritable``, which the invoker turns into the tool's error result.
+
 The writer for a tool's return type is compiled once (``compile_converter``). A value that
 does not have the declared type (a tool that returns something else than it says) is
 written by its own type instead, as for a function without a return annotation.
@@ -35,6 +39,7 @@ from .model import (
     TypeNode,
     UnionType,
 )
+from .jsoncheck import problem
 from .results import JsonPart, Part, TextPart, ToolResult
 
 __all__ = ["Converter", "Unwritable", "compile_converter", "json_form", "plain_json"]
@@ -289,15 +294,32 @@ def json_form(value: object, node: TypeNode | None, naming: str | None = None) -
         return plain_json(value)
 
 
+def _json_part(value: object) -> JsonPart:
+    """A JSON part, once ``value`` is known to be writable as JSON (else ``Unwritable``, saying why)."""
+    found = problem(value)
+    if found is not None:
+        raise Unwritable(found)
+    return JsonPart(value)
+
+
+def _checked(parts: Sequence[Part]) -> None:
+    for part in parts:
+        if type(part) is JsonPart:
+            _json_part(part.value)
+
+
 def _parts(value: object) -> ToolResult | list[Part] | None:
-    """Parts and results passed through as they are; None when ``value`` is neither."""
+    """Parts and results passed through as they are (their JSON checked); None when ``value`` is neither."""
     if isinstance(value, ToolResult):
+        _checked(value.parts)
         return value
     if isinstance(value, (TextPart, JsonPart)):
+        _checked([value])
         return [value]
     if isinstance(value, (list, tuple)):
         items = cast("Sequence[Any]", value)
         if items and all(isinstance(p, (TextPart, JsonPart)) for p in items):
+            _checked(items)
             return list(items)
     return None
 
@@ -310,7 +332,7 @@ def _by_own_type(value: object) -> ToolResult | list[Part]:
     passed = _parts(value)
     if passed is not None:
         return passed
-    return [JsonPart(plain_json(value))]
+    return [_json_part(plain_json(value))]
 
 
 def compile_converter(tool: ToolModel) -> Converter:
@@ -342,7 +364,7 @@ def compile_converter(tool: ToolModel) -> Converter:
         def json_value(value: object) -> ToolResult | list[Part]:
             if value is None and nullable:
                 return [TextPart("null")]
-            return [JsonPart(value)]
+            return [_json_part(value)]
 
         return json_value
     write = writer(node, tool.naming)
@@ -351,7 +373,7 @@ def compile_converter(tool: ToolModel) -> Converter:
         if value is None and nullable:
             return [TextPart("null")]
         try:
-            return [JsonPart(write(value))]
+            return [_json_part(write(value))]
         except _Mismatch:
             return _by_own_type(value)
 

@@ -46,9 +46,8 @@ from .context import Clock, ToolContext
 from .convert import Converter, Unwritable, compile_converter
 from .errortext import cut, describe
 from .jobs import Job, JobRegistry
-from .jsoncheck import problem
 from .provider_names import check_provider
-from .results import JsonPart, ToolResult
+from .results import ToolResult
 from .workers import ToolRaised, WorkerPool
 
 if TYPE_CHECKING:
@@ -365,8 +364,8 @@ class ToolInvoker:
     ) -> ToolResult:
         """The result of a call that returned ``value`` (the Results table; costs attached).
 
-        Every JSON part is checked to be writable as JSON here, so that no later reading
-        of the result can fail.
+        The converter checks every JSON part to be writable as JSON (else ``Unwritable``),
+        so that no later reading of the result can fail.
         """
         try:
             converted = prepared.convert(value)
@@ -374,11 +373,6 @@ class ToolInvoker:
             return self._failure(_unwritable(prepared.name, str(e)), context)
         except BaseException as e:  # a value's own code (``__str__``, a mapping's ``items``) failed
             return self._failure(_unwritable(prepared.name, describe(e)), context)
-        for part in converted.parts if isinstance(converted, ToolResult) else converted:
-            if type(part) is JsonPart:
-                found = problem(part.value)
-                if found is not None:
-                    return self._failure(_unwritable(prepared.name, found), context)
         costs = [] if context is None else context.costs
         if isinstance(converted, ToolResult):
             return replace(converted, parts=list(converted.parts), costs=[*converted.costs, *costs])
