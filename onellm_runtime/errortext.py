@@ -25,6 +25,8 @@ def cut(text: str) -> str:
             text.encode("utf-8")
         except UnicodeEncodeError:
             text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+            if len(text) > MESSAGE_LIMIT:  # the escapes made it longer
+                text = text[: MESSAGE_LIMIT - 1] + "…"
     return text
 
 

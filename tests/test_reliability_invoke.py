@@ -227,6 +227,7 @@ TEXTS = {
     "2,000 characters: kept": (ValueError("b" * 2000), "Tool 'x' failed: ValueError: " + "b" * 2000),
     "2,001 characters: cut": (ValueError("c" * 2001), "Tool 'x' failed: ValueError: " + "c" * 1999 + "…"),
     "a lone surrogate": (ValueError("bad \udc80 byte"), "Tool 'x' failed: ValueError: bad \\udc80 byte"),
+    "2,000 lone surrogates": (ValueError("\udc80" * 2000), "Tool 'x' failed: ValueError: " + ("\\udc80" * 334)[:1999] + "…"),
     "empty message": (KeyError(), "Tool 'x' failed: KeyError"),
 }
 
