@@ -729,6 +729,30 @@ def test_a_cancelled_call_gives_its_slot_back_running_or_waiting() -> None:
     run(scenario)
 
 
+def test_many_calls_cancelled_while_running_or_waiting_leave_no_slot_taken() -> None:
+    def short(n: int) -> int:
+        threading.Event().wait(0.001)
+        return n
+
+    t = Tool.create(short)
+
+    async def scenario() -> None:
+        invoker = ToolInvoker(max_workers=3)
+        tasks = [asyncio.create_task(invoker.invoke(t, json.dumps({"n": n}))) for n in range(90)]
+        for turn, task in enumerate(tasks):
+            if turn % 3 == 0:
+                task.cancel()  # some before they start, some waiting, some running
+            if turn % 10 == 0:
+                await asyncio.sleep(0)
+        done = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), WAIT)
+        kept = [r for r in done if isinstance(r, ToolResult)]
+        assert all(isinstance(r, asyncio.CancelledError) for r in done if not isinstance(r, ToolResult))
+        assert [r.parts for r in kept] == [[JsonPart(n)] for n in range(90) if n % 3 != 0]
+        assert (invoker.workers.active, invoker.workers.waiting) == (0, 0)
+
+    run(scenario)
+
+
 def test_an_abandoned_thread_does_not_hang_interpreter_exit(tmp_path: Path) -> None:
     script = tmp_path / "abandon.py"
     script.write_text(
