@@ -381,8 +381,14 @@ class Tool(Generic[P, R]):
     def bind(self, arguments: str | bytes | Mapping[str, object], provider: str | None = None) -> dict[str, object]:
         """Strictly bind a model's arguments; the keyword arguments to call the function with.
 
-        Raises ``ArgumentError`` (with ``.path``) when the arguments do not fit the schema.
+        Raises ``ArgumentError`` (with ``.path``) when the arguments do not fit the schema,
+        and ``ValueError`` at once for a ``provider`` other than None, "openai", "anthropic",
+        "gemini" or "mcp".
         """
+        if provider is not None:
+            from .provider_names import check_provider
+
+            check_provider(provider)
         binder = self._binder
         if binder is None:
             from .binding import compile_binder
