@@ -565,8 +565,9 @@ def enum_members(
     are taken to be distinct. ``values_out`` receives each member's value as read.
     """
     ignore: set[str] = set()
-    members: list[str] = []
-    values: list[object] = []
+    #: the distinct values so far -> their member (unhashable values in a list)
+    by_value: dict[object, str] = {}
+    unhashable: list[tuple[object, str]] = []
     assigned: list[object] = []
     names: dict[str, str] = {}
     for stmt in node.body:
@@ -608,17 +609,28 @@ def enum_members(
                     elts = [read_constant(e, resolve) for e in value.elts]
                     if not any(isinstance(e, (Opaque, Unreadable)) for e in elts):
                         read = tuple(elts)
-            canonical = next(
-                (m for m, seen in zip(members, values) if not isinstance(read, (Opaque, Unreadable)) and _same_value(read, seen)),
-                None,
-            )
+            canonical = _earlier_equal(read, by_value, unhashable)
             if canonical is not None:
                 names[name] = canonical
                 continue
-            members.append(name)
-            values.append(read)
             names[name] = name
+            if not isinstance(read, (Opaque, Unreadable)):
+                try:
+                    by_value.setdefault(read, name)
+                except TypeError:
+                    unhashable.append((read, name))
     return names
+
+
+def _earlier_equal(read: object, by_value: dict[object, str], unhashable: list[tuple[object, str]]) -> str | None:
+    """The first member whose value equals ``read`` (an alias's canonical member), found as
+    ``Enum`` finds it: by hash, else (an unhashable value) by comparing with each."""
+    if isinstance(read, (Opaque, Unreadable)):
+        return None
+    try:
+        return by_value.get(read)
+    except TypeError:
+        return next((m for seen, m in unhashable if _same_value(read, seen)), None)
 
 
 def _same_value(a: object, b: object) -> bool:

@@ -250,6 +250,11 @@ class Annotated:
     markers: tuple[Marker, ...]
 
 
+#: How many records deep a parameter's type may nest (each level is one more object a model
+#: writes inside another). Deeper nesting is OLT002 on both sides; lowering stops one level
+#: beyond it, so no later walk over a type can exhaust the interpreter's stack.
+MAX_RECORD_DEPTH = 32
+
 UnsupportedReason = L[
     "any",  # typing.Any
     "object",  # builtins.object
@@ -265,6 +270,8 @@ UnsupportedReason = L[
     "unhashable",  # set[T] with an unhashable T (name given: the item type's)
     "collection",  # some other generic collection type (name given)
     "unresolved",  # an annotation that cannot be resolved (name given)
+    "syntax",  # a string annotation that is not a Python expression (its text given, quoted)
+    "too_deep",  # records nested deeper than MAX_RECORD_DEPTH (the limit given)
     "none",  # a bare None where a value type is needed
     "other",  # anything else (name given)
 ]
