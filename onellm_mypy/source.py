@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Union
 
-from onellm_runtime.model import NO_DEFAULT, NONE_DEFAULT, OPAQUE_DEFAULT, UNREADABLE_DEFAULT, Default, Marker
+from onellm_runtime.model import NO_DEFAULT, NONE_DEFAULT, OPAQUE_DEFAULT, UNREADABLE_DEFAULT, Default, Marker, writable_number
 
 __all__ = [
     "FunctionNode",
@@ -399,13 +399,12 @@ def default_of(value: object) -> Default:
         return NONE_DEFAULT
     if isinstance(value, EnumValue):
         return Default.of(value.member)
-    if type(value) in (str, int, bool):
-        assert isinstance(value, (str, int, bool))
+    if type(value) in (str, bool):
+        assert isinstance(value, (str, bool))
         return Default.of(value)
-    if type(value) is float:
-        assert isinstance(value, float)
-        finite = value == value and value not in (float("inf"), float("-inf"))
-        return Default.of(value) if finite else OPAQUE_DEFAULT
+    if type(value) in (int, float):
+        assert isinstance(value, (int, float))
+        return Default.of(value) if writable_number(value) else OPAQUE_DEFAULT
     return OPAQUE_DEFAULT
 
 

@@ -18,6 +18,7 @@ the static side leaves them ``None``, and they never take part in equality.
 from __future__ import annotations
 
 import enum
+import sys
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, TypeVar
 from typing import Literal as L
@@ -350,6 +351,20 @@ class Default:
     @staticmethod
     def of(value: str | int | float | bool) -> Default:
         return Default("value", value)
+
+
+def writable_number(value: int | float) -> bool:
+    """Whether ``json.dumps`` writes ``value`` as a JSON number: a finite float, or an int
+    within this interpreter's digit limit (``sys.get_int_max_str_digits``). Only such a
+    default is written in a schema; any other still applies at the call (the contract)."""
+    if type(value) is float:
+        return value - value == 0.0  # not NaN, not an infinity
+    n = int(value)
+    if n.bit_length() <= 2126:  # at most 640 digits, the lowest limit Python allows
+        return True
+    get = getattr(sys, "get_int_max_str_digits", None)
+    limit = int(get()) if get is not None else 0
+    return not limit or abs(n) < 10**limit
 
 
 NO_DEFAULT = Default("none")

@@ -25,6 +25,7 @@ from . import rules
 from .context import CancellationToken, ToolContext
 from .model import (
     MAX_RECORD_DEPTH,
+    writable_number,
     NO_DEFAULT,
     NONE_DEFAULT,
     OPAQUE_DEFAULT,
@@ -445,10 +446,10 @@ def _default(value: object) -> Default:
         return NONE_DEFAULT
     if isinstance(value, enum.Enum):
         return Default.of(value.name)
-    if type(value) in (str, int, bool):
+    if type(value) in (str, bool):
         return Default.of(value)  # type: ignore[arg-type]
-    if type(value) is float:
-        return Default.of(value) if value == value and value not in (float("inf"), float("-inf")) else OPAQUE_DEFAULT
+    if type(value) in (int, float):
+        return Default.of(value) if writable_number(value) else OPAQUE_DEFAULT  # type: ignore[arg-type]
     return OPAQUE_DEFAULT
 
 
