@@ -201,7 +201,10 @@ class _Lowering:
 
     def lower(self, tp: object) -> TypeNode:
         if isinstance(tp, (str, typing.ForwardRef)):
-            raise Unresolved(tp if isinstance(tp, str) else tp.__forward_arg__)
+            text = tp if isinstance(tp, str) else tp.__forward_arg__
+            if _compiled(text) is None:  # never resolvable: no retry
+                raise InvalidAnnotation("", text)
+            raise Unresolved(text)
         if tp is None or tp is type(None):
             return Unsupported("none")
         if tp is Any or tp is typing_extensions.Any:
