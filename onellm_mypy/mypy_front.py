@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import sys
 from dataclasses import dataclass, field
-from typing import Union, cast
+from typing import Union
 
 from mypy.nodes import (
     FUNC_NO_INFO,
@@ -450,15 +450,17 @@ class Frontend:
             for v in assigned[read:]:
                 if type(v) is not int:
                     all_ints = False
-                elif read == 0 or cast(int, v) > largest:
-                    largest = cast(int, v)
+                elif read == 0 or v > largest:
+                    largest = v
                 read += 1
             if not all_ints:
                 return src.Unreadable()
             if flag:
                 return 2 ** largest.bit_length()
             # Enum: the last value plus one (the largest plus one from Python 3.13).
-            return (largest if sys.version_info >= (3, 13) else cast(int, assigned[-1])) + 1
+            last = assigned[-1]
+            assert isinstance(last, int)
+            return (largest if sys.version_info >= (3, 13) else last) + 1
 
         return numeric
 

@@ -379,10 +379,10 @@ def _written_text(v: object) -> str:
 def _text_of(error: BaseException) -> str:
     """``str(error)`` as a plain string, or ``""`` when it raises (it is user code)."""
     try:
-        text: object = str(error)
+        text = str(error)  # str() refuses a __str__ that returns no string
     except BaseException:
         return ""
-    return str.__str__(text) if isinstance(text, str) else ""
+    return str.__str__(text)  # a str subclass as a plain str: no more user code
 
 
 def describe(error: BaseException) -> str:
@@ -410,11 +410,12 @@ def _duplicates(pairs: tuple[tuple[str, object], ...], c: _Call) -> None:
         seen.add(key)
 
 
-def _object(value: Any, c: _Call) -> dict[Any, Any] | None:
-    """The object ``value`` stands for (a raw tuple of pairs becomes a dict), or None."""
+def _object(value: Any, c: _Call) -> Any:
+    """The object ``value`` stands for as a dict (a raw tuple of pairs becomes one), None when
+    it is no object, or ``_BAD`` when a mapping could not be read (the fault is recorded)."""
     t = _type_of(value)
     if t is dict:
-        return value  # type: ignore[no-any-return]
+        return value
     if t is tuple and c.raw:
         d = dict(value)
         if len(d) != len(value):

@@ -141,14 +141,6 @@ def read_base64(text: str) -> bytes | None:
     return _decode_base64(text)
 
 
-def _decode_strictly(text: str) -> bytes | None:
-    """3.11+: ``binascii``'s strict mode refuses stray characters and misplaced padding."""
-    try:
-        return binascii.a2b_base64(text, strict_mode=True)
-    except (binascii.Error, ValueError):  # ValueError: a non-ASCII character
-        return None
-
-
 def _decode_checked(text: str) -> bytes | None:
     """3.10 (no strict mode, which skips stray characters): the alphabet checked first."""
     end = len(text) - (2 if text.endswith("==") else 1 if text.endswith("=") else 0)
@@ -160,7 +152,18 @@ def _decode_checked(text: str) -> bytes | None:
         return None
 
 
-_decode_base64 = _decode_strictly if sys.version_info >= (3, 11) else _decode_checked
+if sys.version_info >= (3, 11):
+
+    def _decode_strictly(text: str) -> bytes | None:
+        """3.11+: ``binascii``'s strict mode refuses stray characters and misplaced padding."""
+        try:
+            return binascii.a2b_base64(text, strict_mode=True)
+        except (binascii.Error, ValueError):  # ValueError: a non-ASCII character
+            return None
+
+    _decode_base64 = _decode_strictly
+else:
+    _decode_base64 = _decode_checked
 
 
 def is_email(text: str) -> bool:

@@ -363,13 +363,13 @@ class _Lowering:
 
     def _literal(self, args: tuple[Any, ...]) -> TypeNode:
         values: list[str | int | bool] = []
-        seen: set[tuple[type, object]] = set()
+        seen: set[tuple[bool, object]] = set()
         nullable = False
         for v in args:
             if v is None:
                 nullable = True
             elif type(v) in (str, int, bool):
-                key = (type(v), v)  # True == 1, but they are different values here
+                key = (isinstance(v, bool), v)  # True == 1, but they are different values here
                 if key not in seen:
                     seen.add(key)
                     values.append(v)
