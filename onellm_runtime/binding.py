@@ -958,7 +958,14 @@ def _walk(v: Any, c: _Call) -> Any:
                 ok = ok and r is not _BAD
                 out.append(r)
             return out if ok else _BAD
-        return [_walk(x, c) for x in items]
+        # A plain loop, not a comprehension or map: one frame per level (3.10 and 3.11 give a
+        # comprehension a frame of its own; map re-enters the interpreter from C, which makes
+        # every level of a deep document slower), so the walk reaches as deep as the reader.
+        out = []
+        append = out.append
+        for x in items:
+            append(_walk(x, c))
+        return out
     d = _object(v, c)
     if d is _BAD:
         return _BAD
@@ -973,7 +980,10 @@ def _walk(v: Any, c: _Call) -> Any:
                 ok = ok and r is not _BAD
                 obj[k] = r
             return obj if ok else _BAD
-        return {k: _walk(x, c) for k, x in d.items()}
+        obj = {}
+        for k, x in d.items():
+            obj[k] = _walk(x, c)
+        return obj
     if t is Decimal:
         limit = _digit_limit()
         if v.is_finite() and v.as_tuple().exponent == 0 and limit and v.adjusted() + 1 > limit:
