@@ -199,3 +199,18 @@ def test_a_long_key_is_quoted_short() -> None:
     key = "k" * 10_000
     err = error_of(takes_int, {"x": 1, key: 2})
     assert str(err) == "Argument '[\"" + "k" * 40 + "...\"]' is not a known property; known properties: x."
+
+
+def test_a_deep_document_the_reader_accepts_binds_as_any_json() -> None:
+    """The JSON-value walk takes one frame per level, as the reader does: 700 nested arrays
+    (which json.loads reads) bind, rather than failing the walk for depth."""
+    value: list[Any] = []
+    for _ in range(700):
+        value = [value]
+    doc = '{"x": ' + "[" * 701 + "]" * 701 + "}"
+    assert takes_json.bind(doc) == {"x": value}
+    objects = '{"x": ' + '{"a": ' * 700 + "1" + "}" * 700 + "}"
+    bound = takes_json.bind(objects)["x"]
+    for _ in range(699):
+        bound = bound["a"]
+    assert bound == {"a": 1}
