@@ -110,6 +110,7 @@ _UNIT = Decimal(1)
 #: Below this magnitude an int has at most 640 digits, the lowest digit limit Python allows,
 #: so only larger ints (possible in a mapping, never from the reader) are measured.
 _SMALL_INT = 1 << 2126
+_LEAST_SMALL_INT = -_SMALL_INT  # a constant: negating a 2,126-bit int on every check costs
 #: The longest exception text a message repeats, in characters (the last one is ``…``).
 _MESSAGE_LIMIT = 2000
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -357,7 +358,7 @@ _POWERS: dict[int, int] = {}
 
 def _over_digit_limit(n: int) -> int:
     """The digit limit that ``n`` exceeds, or 0 (without converting ``n`` to text)."""
-    if -_SMALL_INT < n < _SMALL_INT:
+    if _LEAST_SMALL_INT < n < _SMALL_INT:
         return 0
     limit = _digit_limit()
     if not limit:
@@ -505,7 +506,7 @@ def _int(lo: Any, hi: Any, expect: str) -> Check:
         t = _type_of(v)
         if t is int:
             n = v
-            if not -_SMALL_INT < v < _SMALL_INT and not c.raw:  # a mapping's int: never converted yet
+            if not _LEAST_SMALL_INT < v < _SMALL_INT and not c.raw:  # a mapping's int: never converted yet
                 limit = _over_digit_limit(v)
                 if limit:
                     if c.fail():
@@ -599,7 +600,7 @@ def _decimal(lo: Any, hi: Any, expect: str) -> Check:
                 return _BAD
             d = v
         elif t is int:
-            if not -_SMALL_INT < v < _SMALL_INT and not c.raw:
+            if not _LEAST_SMALL_INT < v < _SMALL_INT and not c.raw:
                 limit = _over_digit_limit(v)
                 if limit:
                     if c.fail():
@@ -793,7 +794,7 @@ def _bulk_for(check_kind: str, lo: Any, hi: Any) -> _Bulk | None:
             if set(map(type, v)) <= {int}:
                 if v and ((lo is not None and min(v) < lo) or (hi is not None and max(v) > hi)):
                     return None
-                if not raw and v and not (-_SMALL_INT < min(v) and max(v) < _SMALL_INT):
+                if not raw and v and not (_LEAST_SMALL_INT < min(v) and max(v) < _SMALL_INT):
                     return None  # a mapping's large int: the item check measures it
                 return v[:]
             return None
@@ -931,7 +932,7 @@ def _walk(v: Any, c: _Call) -> Any:
             return _BAD
         return v
     if t is int:
-        if not -_SMALL_INT < v < _SMALL_INT and not c.raw:  # a mapping's int: never converted yet
+        if not _LEAST_SMALL_INT < v < _SMALL_INT and not c.raw:  # a mapping's int: never converted yet
             limit = _over_digit_limit(v)
             if limit:
                 if c.fail():
@@ -1286,7 +1287,7 @@ def _inline(
     elif kind in ("int", "float"):
         test = "type(x) is not int" if kind == "int" else "type(x) is not float or x - x != 0.0"
         if kind == "int" and not raw:
-            test += " or not -SMALL < x < SMALL"
+            test += " or not LEAST < x < SMALL"
         lo, hi = spec[1], spec[2]
         if lo is not None:
             ns[f"LO{i}"] = lo
@@ -1305,7 +1306,7 @@ def _inline(
         item, lo, hi, container = spec[1], spec[2], spec[3], spec[4]
         test = {
             "str": "type(y) is not str or (not y.isascii() and SURR(y) is not None)",
-            "int": "type(y) is not int" if raw else "type(y) is not int or not -SMALL < y < SMALL",
+            "int": "type(y) is not int" if raw else "type(y) is not int or not LEAST < y < SMALL",
             "float": "type(y) is not float or y - y != 0.0",
             "bool": "y is not True and y is not False",
         }[item]
@@ -1404,6 +1405,7 @@ def _generate(body: _Body, wrong_kind: Check | None) -> Any:
         "DUPS": _duplicates,
         "WRONG": wrong_kind,
         "SMALL": _SMALL_INT,
+        "LEAST": _LEAST_SMALL_INT,
     }
     for i, f in enumerate(body.fields):
         ns[f"C{i}"] = f.check
