@@ -1802,8 +1802,10 @@ class CompiledBinder:
             if end == len(arguments):
                 try:
                     return self._top.ordered(pairs, _FAST_RAW)  # type: ignore[no-any-return]
-                except (_Fault, _NeedExact, RecursionError):
+                except (_Fault, RecursionError):
                     pass
+                except _NeedExact:  # the general path need not find that out again
+                    return self._bind_slowly(arguments, provider, True)[0]
         return self._bind_slowly(arguments, provider)[0]
 
     def bind_call(self, arguments: str | bytes | Mapping[str, object], provider: str | None = None) -> BoundCall:
@@ -1820,16 +1822,20 @@ class CompiledBinder:
             if end == len(arguments):
                 try:
                     return self._top.ordered(pairs, _FAST_RAW), "wait"
-                except (_Fault, _NeedExact, RecursionError):
+                except (_Fault, RecursionError):
                     pass
+                except _NeedExact:
+                    return self._bind_slowly(arguments, provider, True)
         return self._bind_slowly(arguments, provider)
 
     def _bind_slowly(
-        self, arguments: str | bytes | Mapping[str, object], provider: str | None
+        self, arguments: str | bytes | Mapping[str, object], provider: str | None, exact: bool = False
     ) -> tuple[dict[str, object], str]:
+        """The general path; ``exact``: read numbers exactly from the start (a fast path met a
+        float that may not hold the integer its text wrote)."""
         given = cast(object, arguments)  # untyped callers may pass anything
         raw = isinstance(given, _RAW)
-        exact = self._exact
+        exact = exact or self._exact
         doc: Any
         if raw:
             doc = self._read(arguments, exact)  # type: ignore[arg-type]
