@@ -132,6 +132,8 @@ class FBare:
 @dataclass(frozen=True)
 class FUnresolved:
     name: str
+    #: The name is a string annotation that is not a Python expression (not a missing name).
+    syntax: bool = False
 
 
 @dataclass(frozen=True)

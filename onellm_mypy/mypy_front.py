@@ -64,6 +64,7 @@ from mypy.types import (
 
 from onellm_runtime import rules
 from onellm_runtime.model import (
+    MAX_RECORD_DEPTH,
     NO_DEFAULT,
     OPAQUE_DEFAULT,
     Annotated,
@@ -439,17 +440,30 @@ class Frontend:
         if "enum.StrEnum" in names:
             return lambda name, assigned: name.lower()
         flag = "enum.Flag" in names
+        # ``assigned`` only grows, one value per member: what has been seen of it is kept, so a
+        # class of n members costs n steps, not n * n.
+        read = 0  # how many of ``assigned`` have been looked at
+        all_ints = True
+        largest = 0
 
         def numeric(name: str, assigned: list[object]) -> object:
+            nonlocal read, all_ints, largest
             if not assigned:
                 return 1
-            if any(type(v) is not int for v in assigned):
+            for v in assigned[read:]:
+                if type(v) is not int:
+                    all_ints = False
+                elif read == 0 or v > largest:
+                    largest = v
+                read += 1
+            if not all_ints:
                 return src.Unreadable()
-            ints = [v for v in assigned if isinstance(v, int)]
             if flag:
-                return 2 ** max(ints).bit_length()
+                return 2 ** largest.bit_length()
             # Enum: the last value plus one (the largest plus one from Python 3.13).
-            return (max(ints) if sys.version_info >= (3, 13) else ints[-1]) + 1
+            last = assigned[-1]
+            assert isinstance(last, int)
+            return (largest if sys.version_info >= (3, 13) else last) + 1
 
         return numeric
 
@@ -465,7 +479,7 @@ class Frontend:
                 try:
                     parsed = ast.parse(value.strip(), mode="eval").body
                 except SyntaxError:
-                    return FUnresolved(value)
+                    return FUnresolved(value, syntax=True)
                 return self.evaluate(parsed, Scope(scope.module, scope.cls, True, scope.class_names), d)
             if value is None:
                 return FNone()
@@ -637,6 +651,7 @@ class Frontend:
 
     def _literal_values(self, elts: list[ast.expr], scope: Scope, depth: int) -> list[LitValue]:
         values: list[LitValue] = []
+        keys: set[tuple[str, object]] = set()
         for e in elts:
             if isinstance(e, ast.Subscript) and self.fullname_of(e.value, scope) in _LITERAL:
                 inner = list(e.slice.elts) if isinstance(e.slice, ast.Tuple) else [e.slice]
@@ -644,7 +659,9 @@ class Frontend:
             else:
                 found = [self._literal_value(e, scope)]
             for v in found:
-                if not any(v.kind == seen.kind and v.value == seen.value for seen in values):
+                key = (v.kind, v.value)
+                if key not in keys:  # by kind too: True == 1, but they are different values here
+                    keys.add(key)
                     values.append(v)
         return values
 
@@ -827,7 +844,7 @@ class Lowering:
 
     def _lower(self, f: Form) -> TypeNode:
         if isinstance(f, FUnresolved):
-            return Unsupported("unresolved", f.name)
+            return Unsupported("syntax" if f.syntax else "unresolved", f.name)
         if isinstance(f, FNone):
             return Unsupported("none")
         if isinstance(f, FAny):
@@ -964,6 +981,8 @@ class Lowering:
     def _record(self, info: TypeInfo, subst: dict[str, Form]) -> TypeNode:
         if info.fullname in self.stack:
             return SelfReference(info.name)
+        if len(self.stack) > MAX_RECORD_DEPTH:  # reported by the checker (rules.record_depth)
+            return Unsupported("too_deep", str(MAX_RECORD_DEPTH))
         key = (info.fullname, tuple(subst.items()))
         cached = self.fe.memo.records.get(key)
         if cached is not None:  # memoized records are acyclic, so right under any stack
@@ -981,7 +1000,7 @@ class Lowering:
             self.subst = outer
             self.stack.pop()
         self.fe.note_read(read)
-        if not rules.contains_self_reference(record):
+        if not rules.contains_self_reference(record) and rules.record_depth(record) <= MAX_RECORD_DEPTH:
             self.fe.memo.records[key] = (record, frozenset(read))
         return record
 

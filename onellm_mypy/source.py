@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Union
 
-from onellm_runtime.model import NO_DEFAULT, NONE_DEFAULT, OPAQUE_DEFAULT, UNREADABLE_DEFAULT, Default, Marker
+from onellm_runtime.model import NO_DEFAULT, NONE_DEFAULT, OPAQUE_DEFAULT, UNREADABLE_DEFAULT, Default, Marker, writable_number
 
 __all__ = [
     "FunctionNode",
@@ -453,13 +453,12 @@ def default_of(value: object) -> Default:
         return NONE_DEFAULT
     if isinstance(value, EnumValue):
         return Default.of(value.member)
-    if type(value) in (str, int, bool):
-        assert isinstance(value, (str, int, bool))
+    if type(value) in (str, bool):
+        assert isinstance(value, (str, bool))
         return Default.of(value)
-    if type(value) is float:
-        assert isinstance(value, float)
-        finite = value == value and value not in (float("inf"), float("-inf"))
-        return Default.of(value) if finite else OPAQUE_DEFAULT
+    if type(value) in (int, float):
+        assert isinstance(value, (int, float))
+        return Default.of(value) if writable_number(value) else OPAQUE_DEFAULT
     return OPAQUE_DEFAULT
 
 
@@ -619,8 +618,9 @@ def enum_members(
     are taken to be distinct. ``values_out`` receives each member's value as read.
     """
     ignore: set[str] = set()
-    members: list[str] = []
-    values: list[object] = []
+    #: the distinct values so far -> their member (unhashable values in a list)
+    by_value: dict[object, str] = {}
+    unhashable: list[tuple[object, str]] = []
     assigned: list[object] = []
     names: dict[str, str] = {}
     for stmt in node.body:
@@ -662,17 +662,28 @@ def enum_members(
                     elts = [read_constant(e, resolve) for e in value.elts]
                     if not any(isinstance(e, (Opaque, Unreadable)) for e in elts):
                         read = tuple(elts)
-            canonical = next(
-                (m for m, seen in zip(members, values) if not isinstance(read, (Opaque, Unreadable)) and _same_value(read, seen)),
-                None,
-            )
+            canonical = _earlier_equal(read, by_value, unhashable)
             if canonical is not None:
                 names[name] = canonical
                 continue
-            members.append(name)
-            values.append(read)
             names[name] = name
+            if not isinstance(read, (Opaque, Unreadable)):
+                try:
+                    by_value.setdefault(read, name)
+                except TypeError:
+                    unhashable.append((read, name))
     return names
+
+
+def _earlier_equal(read: object, by_value: dict[object, str], unhashable: list[tuple[object, str]]) -> str | None:
+    """The first member whose value equals ``read`` (an alias's canonical member), found as
+    ``Enum`` finds it: by hash, else (an unhashable value) by comparing with each."""
+    if isinstance(read, (Opaque, Unreadable)):
+        return None
+    try:
+        return by_value.get(read)
+    except TypeError:
+        return next((m for seen, m in unhashable if _same_value(read, seen)), None)
 
 
 def _same_value(a: object, b: object) -> bool:

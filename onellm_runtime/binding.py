@@ -14,8 +14,8 @@ the second), so they cannot disagree.
 Raw JSON (str or bytes) is read by ``jsonparse``: objects arrive as tuples of pairs, so a
 duplicate key is seen where it is checked; numbers are exact where a ``Decimal`` needs them.
 A ``Mapping`` (already-parsed JSON, as some SDKs hand it over) is checked the same way, and
-its values must be JSON values (``dict``, ``list``, ``str``, ``int``, ``float``, ``bool``,
-``None``).
+its values must be what ``json.loads`` could have produced (``dict`` with ``str`` keys,
+``list``, ``str``, ``int`` within the digit limit, finite ``float`` or ``Decimal``, ``bool``, ``None``).
 
 Every message, by cause (``<p>`` is the path: JSON wire names, zero-based indexes,
 ``environment["a.b"]`` for a key that is not an identifier):
@@ -36,6 +36,7 @@ missing                        ``Argument '<p>' is required.``
 wrong kind / null              ``Argument '<p>' must be an integer, got string.`` (``... or null`` when nullable)
 fraction for an integer        ``Argument '<p>' must be an integer, got 2.5.``
 too many digits                ``Argument '<p>' has more than 4300 digits, more than an integer may have.``
+big integer with an exponent   ``Argument '<p>' must be written in plain digits to be an integer of 10^20 or more, got 1E+4299.``
 range                          ``Argument '<p>' must be between 1 and 10, got 11.`` / ``at least 1`` / ``at most 10``
 not finite / overflow          ``Argument '<p>' must be a finite number, got a number beyond the float range.``
 enum / Literal                 ``Argument '<p>' must be one of: Files, Content, Count; got "content" (did you mean "Content"?).``
@@ -50,7 +51,8 @@ bad discriminator              ``Argument 'request.action' must be one of: start
 blank discriminator            ``Argument 'request.action' must be one of: start, read, stop; got a blank string.``
 non-JSON mapping value         ``Argument '<p>' must be a JSON value, got set.``
 non-string key (mapping)       ``Argument '<p>' has a key that is not a string: 1.``
-constructor raised             ``Argument '<p>' could not be built: ValueError: end is before start.``
+unreadable mapping             ``Argument '<p>' could not be read: KeyError: 'a'`` (``Arguments could not be read: ...`` at the top)
+constructor raised             ``Argument '<p>' is not valid: ValueError: end is before start`` (any exception kind)
 =============================  ===================================================================
 
 Several faults are joined one per line; beyond ``MAX_REPORTED`` the text ends with
@@ -98,6 +100,19 @@ MAX_REPORTED = 20
 _EXCERPT = 40
 #: Floats at or beyond this magnitude may not hold the integer the text wrote.
 _EXACT_FLOAT = 9007199254740992.0
+#: An integer written with an exponent or a fraction (``1e2``, ``5.0``) binds only below this
+#: magnitude (10^20, exactly representable as a float); a larger one must be written in plain
+#: digits, so ``1e4299`` never costs a 4,300-digit conversion.
+_WRITTEN_LIMIT = 1e20
+_WRITTEN_DIGITS = 20
+#: A Decimal with this exponent (0) was written in plain digits.
+_UNIT = Decimal(1)
+#: Below this magnitude an int has at most 640 digits, the lowest digit limit Python allows,
+#: so only larger ints (possible in a mapping, never from the reader) are measured.
+_SMALL_INT = 1 << 2126
+_LEAST_SMALL_INT = -_SMALL_INT  # a constant: negating a 2,126-bit int on every check costs
+#: The longest exception text a message repeats, in characters (the last one is ``…``).
+_MESSAGE_LIMIT = 2000
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -338,6 +353,49 @@ def _digit_limit() -> int:
     return int(get()) if get is not None else 0
 
 
+_POWERS: dict[int, int] = {}
+
+
+def _over_digit_limit(n: int) -> int:
+    """The digit limit that ``n`` exceeds, or 0 (without converting ``n`` to text)."""
+    if _LEAST_SMALL_INT < n < _SMALL_INT:
+        return 0
+    limit = _digit_limit()
+    if not limit:
+        return 0
+    power = _POWERS.get(limit)
+    if power is None:
+        power = _POWERS[limit] = 10**limit
+    return limit if abs(n) >= power else 0
+
+
+def _digits_text(limit: int) -> str:
+    return f"has more than {limit} digits, more than an integer may have."
+
+
+def _written_text(v: object) -> str:
+    return f"must be written in plain digits to be an integer of 10^20 or more, got {excerpt(v)}."
+
+
+def _text_of(error: BaseException) -> str:
+    """``str(error)`` as a plain string, or ``""`` when it raises (it is user code)."""
+    try:
+        text = str(error)  # str() refuses a __str__ that returns no string
+    except BaseException:
+        return ""
+    return str.__str__(text)  # a str subclass as a plain str: no more user code
+
+
+def describe(error: BaseException) -> str:
+    """``ValueError: message`` (the message cut to 2,000 characters, ending ``…``), or the
+    type alone when there is no usable message."""
+    text = _text_of(error)
+    if len(text) > _MESSAGE_LIMIT:
+        text = text[: _MESSAGE_LIMIT - 1] + "…"
+    name = type(error).__name__
+    return f"{name}: {_printable(text)}" if text else name
+
+
 # --- shared pieces of closures ---------------------------------------------------------
 
 
@@ -353,11 +411,12 @@ def _duplicates(pairs: tuple[tuple[str, object], ...], c: _Call) -> None:
         seen.add(key)
 
 
-def _object(value: Any, c: _Call) -> dict[Any, Any] | None:
-    """The object ``value`` stands for (a raw tuple of pairs becomes a dict), or None."""
+def _object(value: Any, c: _Call) -> Any:
+    """The object ``value`` stands for as a dict (a raw tuple of pairs becomes one), None when
+    it is no object, or ``_BAD`` when a mapping could not be read (the fault is recorded)."""
     t = _type_of(value)
     if t is dict:
-        return value  # type: ignore[no-any-return]
+        return value
     if t is tuple and c.raw:
         d = dict(value)
         if len(d) != len(value):
@@ -365,7 +424,12 @@ def _object(value: Any, c: _Call) -> dict[Any, Any] | None:
         return d
     if not c.raw and isinstance(value, Mapping):  # another mapping type inside a parsed document
         mapping: Mapping[Any, Any] = cast(Any, value)
-        return dict(mapping)
+        try:
+            return dict(mapping)
+        except BaseException as e:  # its keys() or __getitem__ is user code
+            if c.fail():
+                c.add(f"could not be read: {describe(e)}")
+            return _BAD
     return None
 
 
@@ -416,10 +480,18 @@ def _bool(expect: str) -> Check:
 
 def _decimal_to_int(v: Decimal, expect: str, c: _Call) -> Any:
     if v.is_finite() and v == v.to_integral_value():
+        if v.adjusted() < _WRITTEN_DIGITS:
+            return int(v)
+        if v.is_zero():  # 0e5000
+            return 0
+        if not v.same_quantum(_UNIT):  # written with an exponent or a fraction
+            if c.fail():
+                c.add(_written_text(v))
+            return _BAD
         limit = _digit_limit()
         if limit and v.adjusted() + 1 > limit:
             if c.fail():
-                c.add(f"has more than {limit} digits, more than an integer may have.")
+                c.add(_digits_text(limit))
             return _BAD
         return int(v)
     if c.fail():
@@ -434,16 +506,25 @@ def _int(lo: Any, hi: Any, expect: str) -> Check:
         t = _type_of(v)
         if t is int:
             n = v
+            if not _LEAST_SMALL_INT < v < _SMALL_INT and not c.raw:  # a mapping's int: never converted yet
+                limit = _over_digit_limit(v)
+                if limit:
+                    if c.fail():
+                        c.add(_digits_text(limit))
+                    return _BAD
         elif t is float:
             if not (-_EXACT_FLOAT < v < _EXACT_FLOAT):
                 if c.raw and not c.exact:
-                    raise _NeedExact  # 1e23 or 1e400: the float lost the integer the text wrote
-                if v.is_integer():
-                    n = int(v)
-                else:
+                    raise _NeedExact  # 1e19 or 1e400: the float may not hold what the text wrote
+                if not v.is_integer():
                     if c.fail():
                         c.add(f"must be {expect}, got {excerpt(v)}.")
                     return _BAD
+                if not -_WRITTEN_LIMIT < v < _WRITTEN_LIMIT:  # a float was written with a fraction or an exponent
+                    if c.fail():
+                        c.add(_written_text(v))
+                    return _BAD
+                n = int(v)
             elif v.is_integer():
                 n = int(v)
             else:
@@ -481,7 +562,7 @@ def _float(lo: Any, hi: Any, expect: str) -> Check:
                 x = math.inf
             compare = v  # bounds are checked on the exact integer
         elif t is Decimal:
-            x = compare = float(v)
+            x = compare = float(v) if v.is_finite() else math.nan  # float() raises for a signalling NaN
         else:
             if c.fail():
                 c.add(f"must be {expect}, got {_kind(v, c)}.")
@@ -513,8 +594,18 @@ def _decimal(lo: Any, hi: Any, expect: str) -> Check:
     def check(v: Any, c: _Call) -> Any:
         t = _type_of(v)
         if t is Decimal:
+            if not v.is_finite():  # only a mapping can hold one: the reader refuses NaN
+                if c.fail():
+                    c.add(f"must be a finite number, got {excerpt(v)}.")
+                return _BAD
             d = v
         elif t is int:
+            if not _LEAST_SMALL_INT < v < _SMALL_INT and not c.raw:
+                limit = _over_digit_limit(v)
+                if limit:
+                    if c.fail():
+                        c.add(_digits_text(limit))
+                    return _BAD
             d = Decimal(v)
         elif t is float:
             if v - v != 0.0:
@@ -648,7 +739,7 @@ def _literal(node: LiteralType, nullable: bool) -> Check:
 
         def check(v: Any, c: _Call) -> Any:
             t = _type_of(v)
-            if t is int or t is Decimal:
+            if t is int or (t is Decimal and v.is_finite()):  # a signalling NaN cannot be hashed
                 found = table.get(v, _MISSING)
                 if found is not _MISSING:
                     return found
@@ -659,6 +750,17 @@ def _literal(node: LiteralType, nullable: bool) -> Check:
                 if found is not _MISSING:
                     return found
             return fault(v, c)
+
+        def written(v: Any, c: _Call) -> Any:
+            """As an integer type: a value written with an exponent or a fraction binds below 10^20."""
+            found = check(v, c)
+            if found is not _BAD and _type_of(v) is not int and not -_WRITTEN_LIMIT < found < _WRITTEN_LIMIT:
+                if c.fail():
+                    c.add(_written_text(v))
+                return _BAD
+            return found
+
+        return written
 
     else:
 
@@ -672,14 +774,15 @@ def _literal(node: LiteralType, nullable: bool) -> Check:
 
 # --- containers ----------------------------------------------------------------------------
 
-_Bulk = Callable[[list[Any]], Union[list[Any], None]]
+#: A whole-list check: ``bulk(items, raw)`` (``raw``: the items come from the reader).
+_Bulk = Callable[[list[Any], bool], Union[list[Any], None]]
 
 
 def _bulk_for(check_kind: str, lo: Any, hi: Any) -> _Bulk | None:
     """A whole-list fast path for unconstrained-kind scalar items (C-level loops), or None."""
     if check_kind == "str":
 
-        def strings(v: list[Any]) -> list[Any] | None:
+        def strings(v: list[Any], raw: bool) -> list[Any] | None:
             if set(map(type, v)) <= {str} and all(map(str.isascii, v)):
                 return v[:]
             return None
@@ -687,17 +790,19 @@ def _bulk_for(check_kind: str, lo: Any, hi: Any) -> _Bulk | None:
         return strings
     if check_kind == "int":
 
-        def ints(v: list[Any]) -> list[Any] | None:
+        def ints(v: list[Any], raw: bool) -> list[Any] | None:
             if set(map(type, v)) <= {int}:
                 if v and ((lo is not None and min(v) < lo) or (hi is not None and max(v) > hi)):
                     return None
+                if not raw and v and not (_LEAST_SMALL_INT < min(v) and max(v) < _SMALL_INT):
+                    return None  # a mapping's large int: the item check measures it
                 return v[:]
             return None
 
         return ints
     if check_kind == "float":
 
-        def floats(v: list[Any]) -> list[Any] | None:
+        def floats(v: list[Any], raw: bool) -> list[Any] | None:
             if set(map(type, v)) <= {float} and all(map(math.isfinite, v)):
                 if v and ((lo is not None and min(v) < lo) or (hi is not None and max(v) > hi)):
                     return None
@@ -707,7 +812,7 @@ def _bulk_for(check_kind: str, lo: Any, hi: Any) -> _Bulk | None:
         return floats
     if check_kind == "bool":
 
-        def bools(v: list[Any]) -> list[Any] | None:
+        def bools(v: list[Any], raw: bool) -> list[Any] | None:
             return v[:] if set(map(type, v)) <= {bool} else None
 
         return bools
@@ -755,7 +860,7 @@ def _array(
                 out.append(r)
         else:
             if bulk is not None and len(v) > 8:
-                out = bulk(v)
+                out = bulk(v, c.raw)
             if out is None:
                 out = [item(x, c) for x in v]
         if unique and not _unique(out, c):
@@ -792,8 +897,8 @@ def _unique(items: list[Any], c: _Call) -> bool:
 def _map(value: Check, expect: str) -> Check:
     def check(v: Any, c: _Call) -> Any:
         d = _object(v, c)
-        if d is None:
-            if c.fail():
+        if d is None or d is _BAD:
+            if d is None and c.fail():
                 c.add(f"must be {expect}, got {_kind(v, c)}.")
             return _BAD
         ok = _keys_fine(d, c)
@@ -826,7 +931,15 @@ def _walk(v: Any, c: _Call) -> Any:
                 c.add(_surrogate_text(v))
             return _BAD
         return v
-    if t is int or t is bool or v is None:
+    if t is int:
+        if not _LEAST_SMALL_INT < v < _SMALL_INT and not c.raw:  # a mapping's int: never converted yet
+            limit = _over_digit_limit(v)
+            if limit:
+                if c.fail():
+                    c.add(_digits_text(limit))
+                return _BAD
+        return v
+    if t is bool or v is None:
         return v
     if t is float:
         if v - v != 0.0:
@@ -846,8 +959,17 @@ def _walk(v: Any, c: _Call) -> Any:
                 ok = ok and r is not _BAD
                 out.append(r)
             return out if ok else _BAD
-        return [_walk(x, c) for x in items]
+        # A plain loop, not a comprehension or map: one frame per level (3.10 and 3.11 give a
+        # comprehension a frame of its own; map re-enters the interpreter from C, which makes
+        # every level of a deep document slower), so the walk reaches as deep as the reader.
+        out = []
+        append = out.append
+        for x in items:
+            append(_walk(x, c))
+        return out
     d = _object(v, c)
+    if d is _BAD:
+        return _BAD
     if d is not None:
         ok = _keys_fine(d, c)
         if c.collect:
@@ -859,14 +981,17 @@ def _walk(v: Any, c: _Call) -> Any:
                 ok = ok and r is not _BAD
                 obj[k] = r
             return obj if ok else _BAD
-        return {k: _walk(x, c) for k, x in d.items()}
+        obj = {}
+        for k, x in d.items():
+            obj[k] = _walk(x, c)
+        return obj
     if t is Decimal:
         limit = _digit_limit()
-        if v.as_tuple().exponent == 0 and limit and v.adjusted() + 1 > limit:
+        if v.is_finite() and v.as_tuple().exponent == 0 and limit and v.adjusted() + 1 > limit:
             if c.fail():
-                c.add(f"has more than {limit} digits, more than an integer may have.")
+                c.add(_digits_text(limit))
             return _BAD
-        x = float(v)
+        x = float(v) if v.is_finite() else math.nan  # float() raises for a signalling NaN
         if x - x != 0.0:
             if c.fail():
                 c.add(f"must be a finite number, got {excerpt(v)}.")
@@ -1019,13 +1144,9 @@ class _Body:
             return kwargs
         try:
             return self.build(**kwargs)
-        except Exception as e:  # a __post_init__ or validator of the user's refusing the values
+        except BaseException as e:  # a __post_init__ or validator of the user's, whatever it raises
             if c.fail():
-                message = str(e)
-                if len(message) > 200:
-                    message = message[:200] + "..."
-                text = f"could not be built: {type(e).__name__}: {_printable(message)}".rstrip()
-                c.add(text if text.endswith(".") else text + ".")
+                c.add(f"is not valid: {describe(e)}")
             return _BAD
 
 
@@ -1152,14 +1273,21 @@ def _dataclass_maker(cls: type, record: Record, names: tuple[str, ...]) -> _Make
 # ever accepts what ``bind`` accepts, with the same result.
 
 
-def _inline(spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str, bail: str = "generic(d, c)") -> list[str]:
-    """Lines that check ``x`` and set ``v<i>``, or ``return <bail>`` (the generic path)."""
+def _inline(
+    spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str, bail: str = "generic(d, c)", raw: bool = False
+) -> list[str]:
+    """Lines that check ``x`` and set ``v<i>``, or ``return <bail>`` (the generic path).
+
+    ``raw``: the value comes from the reader, so an int is within the digit limit; a mapping's
+    int may not be, and a large one takes the generic path, which measures it."""
     kind = spec[0]
     out: list[str] = []
     if kind == "str":
         out.append(f"{pad}if type(x) is not str or (not x.isascii() and SURR(x) is not None): return {bail}")
     elif kind in ("int", "float"):
         test = "type(x) is not int" if kind == "int" else "type(x) is not float or x - x != 0.0"
+        if kind == "int" and not raw:
+            test += " or not LEAST < x < SMALL"
         lo, hi = spec[1], spec[2]
         if lo is not None:
             ns[f"LO{i}"] = lo
@@ -1178,7 +1306,7 @@ def _inline(spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str, bail: s
         item, lo, hi, container = spec[1], spec[2], spec[3], spec[4]
         test = {
             "str": "type(y) is not str or (not y.isascii() and SURR(y) is not None)",
-            "int": "type(y) is not int",
+            "int": "type(y) is not int" if raw else "type(y) is not int or not LEAST < y < SMALL",
             "float": "type(y) is not float or y - y != 0.0",
             "bool": "y is not True and y is not False",
         }[item]
@@ -1224,7 +1352,7 @@ def _build_lines(
         out.append(pad + "r = {" + ", ".join(f"{names[i]!r}: v{i}" for i in present) + "}")
         out += [f"{pad}if p{i}: r[{names[i]!r}] = v{i}" for i in optional]
         call = "BUILD(**r)"
-    return out + [f"{pad}try:", f"{pad}    return {call}", f"{pad}except Exception:", f"{pad}    return {bail}"]
+    return out + [f"{pad}try:", f"{pad}    return {call}", f"{pad}except BaseException:", f"{pad}    return {bail}"]
 
 
 def _direct_lines(
@@ -1252,7 +1380,7 @@ def _direct_lines(
         body = [f"return TNEW(BUILD, ({', '.join(values)}{',' if len(values) == 1 else ''}))"]
     else:
         body = ["o = NEW(BUILD)", *(f"o.{attr} = {v}" for attr, v in zip(maker.order, values)), "return o"]
-    return [f"{pad}try:", *(f"{pad}    {line}" for line in body), f"{pad}except Exception:", f"{pad}    return {bail}"]
+    return [f"{pad}try:", *(f"{pad}    {line}" for line in body), f"{pad}except BaseException:", f"{pad}    return {bail}"]
 
 
 def _generate(body: _Body, wrong_kind: Check | None) -> Any:
@@ -1276,6 +1404,8 @@ def _generate(body: _Body, wrong_kind: Check | None) -> Any:
         "KNOWN": frozenset(f.wire for f in body.fields),
         "DUPS": _duplicates,
         "WRONG": wrong_kind,
+        "SMALL": _SMALL_INT,
+        "LEAST": _LEAST_SMALL_INT,
     }
     for i, f in enumerate(body.fields):
         ns[f"C{i}"] = f.check
@@ -1367,10 +1497,10 @@ def _member_lines(f: _Field, i: int, ns: dict[str, Any], pad: str, load: str | N
     lines = [] if load is None else [pad + load]
     if f.nullable:
         lines += [f"{pad}if x is None: v{i} = None", f"{pad}else:"]
-        return lines + _inline(f.spec, i, ns, pad + "    ", "slow(v, c)")
+        return lines + _inline(f.spec, i, ns, pad + "    ", "slow(v, c)", raw=True)
     if not f.required:
         lines.append(f"{pad}if x is None: return slow(v, c)")  # null may mean "not given"
-    return lines + _inline(f.spec, i, ns, pad, "slow(v, c)")
+    return lines + _inline(f.spec, i, ns, pad, "slow(v, c)", raw=True)
 
 
 def _record_check(body: _Body, expect: str) -> Check:
@@ -1388,8 +1518,8 @@ def _union_check(bodies: dict[str, _Body], wires: tuple[str, ...], expect: str, 
 
     def check(v: Any, c: _Call) -> Any:
         d = _object(v, c)
-        if d is None:
-            if c.fail():
+        if d is None or d is _BAD:
+            if d is None and c.fail():
                 c.add(f"must be {expect}, got {_kind(v, c)}.")
             return _BAD
         wire = wires[0]
@@ -1672,8 +1802,10 @@ class CompiledBinder:
             if end == len(arguments):
                 try:
                     return self._top.ordered(pairs, _FAST_RAW)  # type: ignore[no-any-return]
-                except (_Fault, _NeedExact, RecursionError):
+                except (_Fault, RecursionError):
                     pass
+                except _NeedExact:  # the general path need not find that out again
+                    return self._bind_slowly(arguments, provider, True)[0]
         return self._bind_slowly(arguments, provider)[0]
 
     def bind_call(self, arguments: str | bytes | Mapping[str, object], provider: str | None = None) -> BoundCall:
@@ -1690,22 +1822,29 @@ class CompiledBinder:
             if end == len(arguments):
                 try:
                     return self._top.ordered(pairs, _FAST_RAW), "wait"
-                except (_Fault, _NeedExact, RecursionError):
+                except (_Fault, RecursionError):
                     pass
+                except _NeedExact:
+                    return self._bind_slowly(arguments, provider, True)
         return self._bind_slowly(arguments, provider)
 
     def _bind_slowly(
-        self, arguments: str | bytes | Mapping[str, object], provider: str | None
+        self, arguments: str | bytes | Mapping[str, object], provider: str | None, exact: bool = False
     ) -> tuple[dict[str, object], str]:
+        """The general path; ``exact``: read numbers exactly from the start (a fast path met a
+        float that may not hold the integer its text wrote)."""
         given = cast(object, arguments)  # untyped callers may pass anything
         raw = isinstance(given, _RAW)
-        exact = self._exact
+        exact = exact or self._exact
         doc: Any
         if raw:
             doc = self._read(arguments, exact)  # type: ignore[arg-type]
         elif isinstance(given, Mapping):
             mapping = cast("Mapping[str, object]", given)
-            doc = mapping if isinstance(mapping, dict) else dict(mapping)
+            try:
+                doc = mapping if isinstance(mapping, dict) else dict(mapping)
+            except BaseException as e:  # its keys() or __getitem__ is user code
+                raise ArgumentError(f"Arguments could not be read: {describe(e)}") from None
         else:
             raise ArgumentError(f"Arguments must be a JSON object, got {_kind(arguments, _Call(False, False, False, False))}.")
         openai = provider == "openai"

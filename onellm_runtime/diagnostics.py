@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from . import rules
 from .model import (
+    MAX_RECORD_DEPTH,
     Annotated,
     ArrayType,
     ClassModel,
@@ -88,10 +89,18 @@ _UNSUPPORTED: dict[str, str] = {
     "set, or such items (a frozen dataclass with eq left on, a NamedTuple, tuple[T, ...])",
     "collection": "'{name}' is not a supported collection; use list[T], tuple[T, ...], set[T], frozenset[T] or dict[str, T]",
     "unresolved": "the annotation '{name}' cannot be resolved; import the type at module level (not only under TYPE_CHECKING)",
+    "syntax": "the annotation {name} is not a valid Python expression; write a type such as 'list[int]'",
+    "too_deep": "records nested more than {name} deep have no schema (each level is one object a model must "
+    "write); flatten the structure",
     "none": "'None' alone has no schema; return nothing instead, or use 'X | None'",
     "other": "type '{name}' has no schema; use a type a model can send as JSON (str, int, float, bool, an Enum, "
     "list[T], dict[str, T], a dataclass ...)",
 }
+
+
+def invalid_annotation(text: str) -> str:
+    """The OLT002 problem for a string annotation that does not parse (both front ends word it so)."""
+    return _UNSUPPORTED["syntax"].format(name=repr(text))
 
 
 @dataclass
@@ -198,7 +207,10 @@ def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> No
     elif isinstance(node, Nullable):
         _walk(node.inner, path, w, json_name_ok)
     elif isinstance(node, Unsupported):
-        w.add("OLT002", path, _UNSUPPORTED[node.reason].format(name=node.name))
+        if node.reason == "syntax":
+            w.add("OLT002", path, invalid_annotation(node.name))
+        else:
+            w.add("OLT002", path, _UNSUPPORTED[node.reason].format(name=node.name))
     elif isinstance(node, TypeVarRef):
         if node.name not in w.class_type_params:
             w.add("OLT004", "", node.name)  # the problem text is the type variable's name
@@ -229,7 +241,9 @@ def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> No
     elif isinstance(node, MapType):
         _walk(node.value, _join(path, "value"), w)
     elif isinstance(node, Record):
-        if not _is_clean_record(node):
+        if rules.record_depth(node) > MAX_RECORD_DEPTH:  # reported once, at the outermost record
+            w.add("OLT002", path, _UNSUPPORTED["too_deep"].format(name=MAX_RECORD_DEPTH))
+        elif not _is_clean_record(node):
             _walk_fields(node, path, w)
     else:  # the one kind left: UnionType
         _walk_union(node, None, path, w)
@@ -240,28 +254,32 @@ def _walk_fields(node: Record, path: str, w: _Walk) -> None:
         _walk(f.type, _join(path, f"field '{f.name}'"), w, json_name_ok=True)
 
 
-#: Records known to have no finding at all, by identity (each is kept here, so its id
-#: cannot be reused). What a record's walk finds never depends on where the record is
-#: used, and the runtime front end hands out one ``Record`` per class, so a record that
-#: many tools share is walked once instead of once per tool. Bounded, so a long-lived
-#: type checker that makes new ``Record`` objects cannot grow it without end.
-_CLEAN_RECORDS: dict[int, Record] = {}
+#: Whether a record has no finding at all, by identity (each is kept here, so its id cannot
+#: be reused). What a record's walk finds never depends on where the record is used, and the
+#: runtime front end hands out one ``Record`` per class, so a record that many tools share is
+#: walked once instead of once per tool; a record with findings is remembered too, so a chain
+#: of nested records is walked once, not once per way down. Bounded, so a long-lived type
+#: checker that makes new ``Record`` objects cannot grow it without end.
+_CLEAN_RECORDS: dict[int, tuple[Record, bool]] = {}
 _CLEAN_RECORDS_MAX = 4096
 
 
 def _is_clean_record(record: Record) -> bool:
     """Whether walking ``record`` (types and defaults, nested records too) finds nothing."""
-    if _CLEAN_RECORDS.get(id(record)) is record:
-        return True
+    known = _CLEAN_RECORDS.get(id(record))
+    if known is not None and known[0] is record:
+        return known[1]
     w = _Walk((), [])  # no class type parameters: a record clean here is clean under any
-    _walk_fields(record, "", w)
-    _record_default_fields(record, "", w, set())
-    if w.found:
-        return False
+    if rules.record_depth(record) > MAX_RECORD_DEPTH:
+        clean = False
+    else:
+        _walk_fields(record, "", w)
+        _record_default_fields(record, "", w, set())
+        clean = not w.found
     if len(_CLEAN_RECORDS) >= _CLEAN_RECORDS_MAX:
         _CLEAN_RECORDS.clear()
-    _CLEAN_RECORDS[id(record)] = record
-    return True
+    _CLEAN_RECORDS[id(record)] = (record, clean)
+    return clean
 
 
 def _walk_union(node: UnionType, explicit: str | None, path: str, w: _Walk) -> None:

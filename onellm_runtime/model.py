@@ -18,6 +18,7 @@ the static side leaves them ``None``, and they never take part in equality.
 from __future__ import annotations
 
 import enum
+import sys
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, TypeVar
 from typing import Literal as L
@@ -250,6 +251,11 @@ class Annotated:
     markers: tuple[Marker, ...]
 
 
+#: How many records deep a parameter's type may nest (each level is one more object a model
+#: writes inside another). Deeper nesting is OLT002 on both sides; lowering stops one level
+#: beyond it, so no later walk over a type can exhaust the interpreter's stack.
+MAX_RECORD_DEPTH = 32
+
 UnsupportedReason = L[
     "any",  # typing.Any
     "object",  # builtins.object
@@ -265,6 +271,8 @@ UnsupportedReason = L[
     "unhashable",  # set[T] with an unhashable T (name given: the item type's)
     "collection",  # some other generic collection type (name given)
     "unresolved",  # an annotation that cannot be resolved (name given)
+    "syntax",  # a string annotation that is not a Python expression (its text given, quoted)
+    "too_deep",  # records nested deeper than MAX_RECORD_DEPTH (the limit given)
     "none",  # a bare None where a value type is needed
     "other",  # anything else (name given)
 ]
@@ -343,6 +351,20 @@ class Default:
     @staticmethod
     def of(value: str | int | float | bool) -> Default:
         return Default("value", value)
+
+
+def writable_number(value: int | float) -> bool:
+    """Whether ``json.dumps`` writes ``value`` as a JSON number: a finite float, or an int
+    within this interpreter's digit limit (``sys.get_int_max_str_digits``). Only such a
+    default is written in a schema; any other still applies at the call (the contract)."""
+    if type(value) is float:
+        return value - value == 0.0  # not NaN, not an infinity
+    n = int(value)
+    if n.bit_length() <= 2126:  # at most 640 digits, the lowest limit Python allows
+        return True
+    get = getattr(sys, "get_int_max_str_digits", None)
+    limit = int(get()) if get is not None else 0
+    return not limit or abs(n) < 10**limit
 
 
 NO_DEFAULT = Default("none")

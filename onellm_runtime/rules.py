@@ -15,6 +15,7 @@ from typing import Literal as L
 
 from . import docstrings
 from .model import (
+    MAX_RECORD_DEPTH,
     Annotated,
     ArrayType,
     Default,
@@ -33,6 +34,7 @@ from .model import (
     ToolModel,
     TypeNode,
     UnionType,
+    Unsupported,
 )
 
 __all__ = [
@@ -183,6 +185,35 @@ def contains_self_reference(node: TypeNode) -> bool:
     return False
 
 
+_DEPTHS: dict[int, tuple[Record, int]] = {}
+_DEPTHS_MAX = 4096
+
+
+def record_depth(node: TypeNode) -> int:
+    """How many records deep ``node`` nests (0: no record). A level cut off by a front end
+    (``Unsupported("too_deep")``) counts as one beyond ``MAX_RECORD_DEPTH``."""
+    if isinstance(node, (Annotated, Nullable)):
+        return record_depth(node.inner)
+    if isinstance(node, ArrayType):
+        return record_depth(node.item)
+    if isinstance(node, MapType):
+        return record_depth(node.value)
+    if isinstance(node, UnionType):
+        return max(record_depth(m) for m in node.members)
+    if isinstance(node, Record):
+        known = _DEPTHS.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1]
+        depth = 1 + max((record_depth(f.type) for f in node.fields), default=0)
+        if len(_DEPTHS) >= _DEPTHS_MAX:
+            _DEPTHS.clear()
+        _DEPTHS[id(node)] = (node, depth)  # kept, so its id is not reused
+        return depth
+    if isinstance(node, Unsupported) and node.reason == "too_deep":
+        return MAX_RECORD_DEPTH + 1
+    return 0
+
+
 def literal_json_type(value: object) -> str:
     if isinstance(value, bool):
         return "boolean"
@@ -196,13 +227,12 @@ def merged_literal(node: UnionType) -> LiteralType | None:
     members = [strip(m) for m in node.members]
     if not all(isinstance(m, LiteralType) for m in members):
         return None
-    values: list[str | int | bool] = []
+    values: dict[tuple[type, str | int | bool], str | int | bool] = {}  # by (type, value): True is not 1
     for m in members:
         assert isinstance(m, LiteralType)
         for v in m.values:
-            if not any(v == seen and type(v) is type(seen) for seen in values):
-                values.append(v)
-    return LiteralType(tuple(values))
+            values.setdefault((type(v), v), v)
+    return LiteralType(tuple(values.values()))
 
 
 def record_members(node: UnionType) -> tuple[Record, ...] | None:

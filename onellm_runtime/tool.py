@@ -281,6 +281,13 @@ class Tool(Generic[P, R]):
                 class_type_params=self._class_type_params,
                 localns=self._class_scope or None,
             )
+        except typing_front.InvalidAnnotation as e:
+            where = "Return type: " if e.name == "return" else f"Parameter '{e.name}': " if e.name else ""
+            if not e.name:
+                where = _unresolved_where(fn, e.text)
+            raise ToolDefinitionError(
+                [diagnostics.Diagnostic("OLT002", f"Tool '{self.name}': {where}{diagnostics.invalid_annotation(e.text)}")]
+            ) from None
         except typing_front.Unresolved as e:
             if not final:
                 return None

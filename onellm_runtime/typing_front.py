@@ -24,6 +24,8 @@ from . import annotations as ann
 from . import rules
 from .context import CancellationToken, ToolContext
 from .model import (
+    MAX_RECORD_DEPTH,
+    writable_number,
     NO_DEFAULT,
     NONE_DEFAULT,
     OPAQUE_DEFAULT,
@@ -57,7 +59,7 @@ from .types import CharMarker, JsonMarker, SizedInt
 if typing.TYPE_CHECKING:
     from .sourcetext import Origin
 
-__all__ = ["lower_type", "lower_function", "Unresolved"]
+__all__ = ["lower_type", "lower_function", "InvalidAnnotation", "Unresolved"]
 
 _SAME: Any = object()  # lower_type's default root: the annotation itself
 #: Where an annotation was written: (function, parameter name or "return") or (record class, field name).
@@ -103,6 +105,24 @@ _CALLABLE: object = abc.Callable
 
 class Unresolved(Exception):
     """An annotation names something that does not exist (yet): lowering is retried later."""
+
+
+class InvalidAnnotation(Exception):
+    """A string annotation that is not a Python expression (``"list[int"``); never retried.
+
+    ``args``: the annotated name (``""`` when not known) and the annotation's text."""
+
+    def __init__(self, name: str, text: str) -> None:
+        super().__init__(name, text)
+        self.name = name
+        self.text = text
+
+
+def _check_strings(annotations: Mapping[str, object]) -> None:
+    """Raise ``InvalidAnnotation`` for the first string annotation that does not compile."""
+    for name, value in annotations.items():
+        if isinstance(value, str) and _compiled(value) is None:
+            raise InvalidAnnotation(name, value)
 
 
 def _marker(meta: object) -> Marker | None:
@@ -181,7 +201,10 @@ class _Lowering:
 
     def lower(self, tp: object) -> TypeNode:
         if isinstance(tp, (str, typing.ForwardRef)):
-            raise Unresolved(tp if isinstance(tp, str) else tp.__forward_arg__)
+            text = tp if isinstance(tp, str) else tp.__forward_arg__
+            if _compiled(text) is None:  # never resolvable: no retry
+                raise InvalidAnnotation("", text)
+            raise Unresolved(text)
         if tp is None or tp is type(None):
             return Unsupported("none")
         if tp is Any or tp is typing_extensions.Any:
@@ -340,12 +363,15 @@ class _Lowering:
 
     def _literal(self, args: tuple[Any, ...]) -> TypeNode:
         values: list[str | int | bool] = []
+        seen: set[tuple[bool, object]] = set()
         nullable = False
         for v in args:
             if v is None:
                 nullable = True
             elif type(v) in (str, int, bool):
-                if not any(v == seen and type(v) is type(seen) for seen in values):
+                key = (isinstance(v, bool), v)  # True == 1, but they are different values here
+                if key not in seen:
+                    seen.add(key)
                     values.append(v)
             else:
                 return Unsupported("other", f"Literal[{v!r}]")
@@ -376,6 +402,9 @@ class _Lowering:
     def _record(self, cls: type, subst: dict[object, object], subst_site: Site | None = None) -> TypeNode:
         if cls in self.stack:
             return SelfReference(cls.__name__)
+        if len(self.stack) > MAX_RECORD_DEPTH:  # reported by the checker (rules.record_depth)
+            self.contextual = True  # where the cut falls depends on the way in: not cached
+            return Unsupported("too_deep", str(MAX_RECORD_DEPTH))
         key = (cls, tuple(subst.items())) if subst else cls
         cached = _RECORDS.get(key)
         if cached is not None:  # cached records are acyclic, so safe under any stack
@@ -389,7 +418,7 @@ class _Lowering:
             contextual = self.contextual
             self.subst, self.subst_site, self.contextual = outer_subst, outer_site, outer_contextual or contextual
             self.stack.pop()
-        if not rules.contains_self_reference(record) and not contextual:
+        if not rules.contains_self_reference(record) and not contextual and rules.record_depth(record) <= MAX_RECORD_DEPTH:
             try:
                 _RECORDS[key] = record
             except TypeError:  # unhashable type arguments
@@ -420,10 +449,10 @@ def _default(value: object) -> Default:
         return NONE_DEFAULT
     if isinstance(value, enum.Enum):
         return Default.of(value.name)
-    if type(value) in (str, int, bool):
+    if type(value) in (str, bool):
         return Default.of(value)  # type: ignore[arg-type]
-    if type(value) is float:
-        return Default.of(value) if value == value and value not in (float("inf"), float("-inf")) else OPAQUE_DEFAULT
+    if type(value) in (int, float):
+        return Default.of(value) if writable_number(value) else OPAQUE_DEFAULT  # type: ignore[arg-type]
     return OPAQUE_DEFAULT
 
 
@@ -441,6 +470,9 @@ def _hints(obj: object, localns: Mapping[str, object] | None = None) -> dict[str
         for param in getattr(obj, "__type_params__", ()):
             scope.setdefault(param.__name__, param)
         target = _Annotations(getattr(obj, "__annotations__", None) or {}, _function_globals(obj))
+    own: object = getattr(target, "__annotations__", None) if not isinstance(obj, type) else obj.__dict__.get("__annotations__")
+    if isinstance(own, dict):
+        _check_strings(cast("dict[str, object]", own))
     try:
         try:
             hints = typing.get_type_hints(target, localns=scope or None, include_extras=True)
@@ -456,6 +488,25 @@ def _hints(obj: object, localns: Mapping[str, object] | None = None) -> dict[str
         return hints
     except NameError as e:
         raise Unresolved(getattr(e, "name", None) or str(e)) from None
+    except SyntaxError as e:  # a string nested inside an annotation (list["int["]), or a base class's
+        raise InvalidAnnotation("", _forward_text(e)) from None
+
+
+def _forward_text(error: SyntaxError) -> str:
+    """The text of the forward reference ``typing`` refused (its message quotes it)."""
+    message = str(error.args[0]) if error.args else ""
+    head = "Forward reference must be an expression -- got "
+    if message.startswith(head):
+        quoted = message[len(head) :]
+        try:
+            import ast
+
+            found = ast.literal_eval(quoted)
+            if isinstance(found, str):
+                return found
+        except (ValueError, SyntaxError):
+            pass
+    return error.text.strip() if error.text else message
 
 
 def _class_hints_unchecked(cls: type, localns: Mapping[str, object]) -> dict[str, Any]:

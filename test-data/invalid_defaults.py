@@ -53,3 +53,12 @@ def in_record(
 def not_written_anyway(day: datetime.date = datetime.date.today(), items: tuple[int, ...] = tuple(range(3))) -> str:
     """Defaults of types that are never written need not be read."""
     return ""
+
+
+@tool
+def unwritable(
+    huge: int = 10**5000,  # expect-static: OLT014
+    missing: float = float("nan"),  # expect-static: OLT014
+) -> str:
+    """The runtime writes neither default (json.dumps cannot) and applies both; ``**`` and calls are not read statically."""
+    return ""

@@ -119,3 +119,9 @@ def constant_defaults(
 def plain_invocation_mode(invocationMode: str) -> str:
     """A parameter may be named invocationMode when the tool's mode is 'wait'."""
     return invocationMode
+
+
+@tool
+def unwritable_defaults(ceiling: float = 1e400, floor: float = -1e400, step: float = 0.5) -> str:
+    """Defaults json.dumps cannot write (an infinity) are left out of the schema and still apply."""
+    return ""

@@ -80,3 +80,34 @@ def test_import_leaves_the_core_and_the_binder_for_first_use() -> None:
     assert done.stdout == (
         "[]\n['diagnostics', 'docstrings', 'model', 'rules', 'schema', 'typing_front']\n"
     )
+
+
+def test_hostile_documents_smoke_prints_every_document_and_the_worst_ratio_last() -> None:
+    """``benchmarks/hostile.py --smoke``: every shape at both sizes, the targets, and the worst
+    bind / json.loads ratio as the last line (no figure is asserted)."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "hostile.py"), "--smoke"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    for shape in (
+        "huge exponents",
+        "base64",
+        "deep nesting",
+        "long string",
+        "many keys",
+        "duplicate keys",
+        "many small ints",
+        "big-digit numbers",
+    ):
+        assert sum(1 for line in lines if line.startswith(shape + " ")) == 2, shape
+    for target in ("TARGET bind <= 20x json.loads:", "TARGET peak memory <= 50 MB per MB of input:", "TARGET loop stall <= 50 ms up to 1 MB:"):
+        assert any(line.startswith(target) for line in lines), target
+    assert any(line.startswith("Tool.create with a Literal of 200 values:") for line in lines)
+    assert any(line.startswith("mypy on a 100-member Enum") for line in lines)
+    assert any("the former regex fullmatch" in line for line in lines)
+    assert re.fullmatch(r"worst ratio of bind CPU time to json\.loads CPU time: [0-9.]+x", lines[-1])

@@ -343,6 +343,6 @@ def test_a_failing_default_factory_is_reported_at_its_path() -> None:
     with pytest.raises(ArgumentError) as e:
         t.bind('{"r": {"a": 1}, "rs": [{"a": 1, "tags": []}, {"a": 2}]}')
     assert e.value.errors == [
-        ("r", "Argument 'r' could not be built: IndexError: list index out of range."),
-        ("rs[1]", "Argument 'rs[1]' could not be built: IndexError: list index out of range."),
+        ("r", "Argument 'r' is not valid: IndexError: list index out of range"),
+        ("rs[1]", "Argument 'rs[1]' is not valid: IndexError: list index out of range"),
     ]

@@ -177,14 +177,14 @@ class Strict:
 
 def test_constructor_refusal_becomes_an_argument_error() -> None:
     assert error(create_report, '{"project": "p", "range": {"start": "2026-07-31", "end": "2026-07-01"}}') == (
-        "Argument 'range' could not be built: ValueError: end is before start."
+        "Argument 'range' is not valid: ValueError: end is before start"
     )
 
     @tool
     def f(s: list[Strict]) -> str:
         return ""
 
-    assert error(f, '{"s": [{"n": 2}, {"n": 3}]}') == "Argument 's[1]' could not be built: ValueError: n must be even."
+    assert error(f, '{"s": [{"n": 2}, {"n": 3}]}') == "Argument 's[1]' is not valid: ValueError: n must be even."
 
 
 @dataclass(frozen=True)

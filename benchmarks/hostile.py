@@ -1,0 +1,342 @@
+"""What hostile argument documents cost: CPU time, peak memory and event-loop stall per document.
+
+A corpus of documents of 1 KB, 64 KB and 1 MB, one per shape a hostile model (or a
+compromised proxy) can send: huge exponents, a base64 string, deep nesting, a long string,
+many keys, duplicate keys, many small integers, big-digit integers. Each is handed to
+``ToolInvoker().invoke`` for a tool that takes that shape, in an event loop that also runs a
+ticker task (sleeping 1 ms at a time) whose largest lateness is the loop's longest stall.
+
+Per document it prints the CPU time of ``invoke`` (process CPU, so a worker thread's time
+counts too), of ``tool.bind`` alone, of ``json.loads`` on the same bytes (the floor: reading
+the text at all), the ratio of the last two, the peak memory ``tracemalloc`` sees during ``invoke`` (a separate
+run), that peak per MB of input (and ``json.loads``'s own, for scale), the longest stall, and whether the result was an error.
+Each CPU figure is the smallest of ``--repeat`` runs (the machine is shared; the smallest is
+the least disturbed). Then the decoration costs (a ``Literal`` of 20,000 values, a
+10,000-member ``Enum`` under mypy with and without the plugin) and the peak memory of
+binding a valid 50 MB ``bytes`` argument, with the former regex check as a reference row.
+The last line is the worst ratio of bind CPU time to ``json.loads`` CPU time.
+
+    python benchmarks/hostile.py [--repeat 3] [--smoke] [--skip-mypy]
+
+Targets (issue 14): no document above 20x ``json.loads``, none above 50 MB of peak memory
+per MB of input, no loop stall above 50 ms for documents up to 1 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Literal
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from onellm_runtime import JsonValue, Tool, ToolInvoker, ToolResult  # noqa: E402
+
+KB = 1024
+MB = 1024 * KB
+
+
+# --- the tools ------------------------------------------------------------------------------
+
+
+async def ints(values: list[int]) -> str:
+    return ""
+
+
+async def blob(data: bytes) -> str:
+    return ""
+
+
+async def anything(value: JsonValue) -> str:
+    return ""
+
+
+async def text(body: str) -> str:
+    return ""
+
+
+async def table(entries: dict[str, int]) -> str:
+    return ""
+
+
+TOOLS: dict[str, Tool[..., Any]] = {
+    "ints": Tool.create(ints),
+    "blob": Tool.create(blob),
+    "anything": Tool.create(anything),
+    "text": Tool.create(text),
+    "table": Tool.create(table),
+}
+
+
+# --- the documents ------------------------------------------------------------------------------
+
+
+def _repeat_items(head: str, item: str, tail: str, size: int, sep: str = ",") -> str:
+    n = max(1, (size - len(head) - len(tail)) // (len(item) + len(sep)))
+    return head + sep.join([item] * n) + tail
+
+
+def _keys(size: int, duplicate: bool) -> str:
+    parts: list[str] = []
+    total = 12
+    i = 0
+    while total < size:
+        part = f'"k":{i}' if duplicate else f'"k{i}":{i}'
+        parts.append(part)
+        total += len(part) + 1
+        i += 1
+    return '{"entries":{' + ",".join(parts) + "}}"
+
+
+def _small_ints(size: int) -> str:
+    parts: list[str] = []
+    total = 12
+    i = 0
+    while total < size:
+        part = str(i % 1000)
+        parts.append(part)
+        total += len(part) + 1
+        i += 1
+    return '{"values":[' + ",".join(parts) + "]}"
+
+
+def _base64(size: int) -> str:
+    raw = os.urandom(max(3, (size - 12) * 3 // 4 // 3 * 3))
+    return '{"data":"' + base64.b64encode(raw).decode("ascii") + '"}'
+
+
+def _deep(size: int) -> str:
+    depth = max(1, (size - 12) // 2)
+    return '{"value":' + "[" * depth + "]" * depth + "}"
+
+
+def _big_digits(size: int) -> str:
+    number = "9" * 4000  # under the interpreter's 4,300-digit limit: json.loads reads it too
+    return _repeat_items('{"values":[', number, "]}", size)
+
+
+SHAPES: dict[str, tuple[str, Callable[[int], str]]] = {
+    "huge exponents": ("ints", lambda n: _repeat_items('{"values":[', "1e4299", "]}", n)),
+    "base64": ("blob", _base64),
+    "deep nesting": ("anything", _deep),
+    "long string": ("text", lambda n: '{"body":"' + "a" * max(1, n - 11) + '"}'),
+    "many keys": ("table", lambda n: _keys(n, False)),
+    "duplicate keys": ("table", lambda n: _keys(n, True)),
+    "many small ints": ("ints", _small_ints),
+    "big-digit numbers": ("ints", _big_digits),
+}
+
+
+# --- measuring ------------------------------------------------------------------------------------
+
+
+def _cpu(op: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        try:
+            op()
+        except Exception:
+            pass  # json.loads on the deepest document: RecursionError; still a cost
+        best = min(best, time.process_time() - start)
+    return best
+
+
+async def _with_ticker(call: Callable[[], Awaitable[ToolResult]]) -> tuple[ToolResult, float, float]:
+    """Run ``call`` beside a ticker; the CPU time of the call and the loop's longest stall (s)."""
+    loop = asyncio.get_running_loop()
+    stall = 0.0
+    done = False
+
+    async def ticker() -> None:
+        nonlocal stall
+        while not done:
+            before = loop.time()
+            await asyncio.sleep(0.001)
+            stall = max(stall, loop.time() - before - 0.001)
+
+    task = asyncio.create_task(ticker())
+    await asyncio.sleep(0)  # the ticker is waiting before the call starts
+    start = time.process_time()
+    result = await call()
+    cpu = time.process_time() - start
+    done = True
+    await task
+    return result, cpu, stall
+
+
+def _invoke(t: Tool[..., Any], doc: str) -> tuple[ToolResult, float, float]:
+    return asyncio.run(_with_ticker(lambda: ToolInvoker().invoke(t, doc)))
+
+
+def _loads_quietly(doc: str) -> object:
+    try:
+        return json.loads(doc)
+    except RecursionError:
+        return None
+
+
+def _peak(op: Callable[[], object]) -> int:
+    tracemalloc.start()
+    try:
+        op()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def measure_documents(sizes: list[int], repeat: int) -> float:
+    print(
+        f"{'document':<20} {'size':>8} {'invoke CPU':>11} {'bind CPU':>10} {'json.loads':>11} {'ratio':>7} "
+        f"{'peak MB':>8} {'MB/MB in':>9} {'json.loads MB/MB':>17} {'stall ms':>9}  result"
+    )
+    for t in TOOLS.values():  # compile each binder and warm the invoker before anything is measured
+        _invoke(t, "{}")
+    worst = (0.0, "")
+    worst_memory = (0.0, "")
+    worst_stall = (0.0, "")
+    for name, (tool_name, make) in SHAPES.items():
+        t = TOOLS[tool_name]
+        for size in sizes:
+            doc = make(size)
+            floor = _cpu(lambda: json.loads(doc), repeat)
+            bind = _cpu(lambda: t.bind(doc), repeat)  # ArgumentError for the refused ones
+            runs = [_invoke(t, doc) for _ in range(repeat)]
+            cpu = min(r[1] for r in runs)
+            stall = max(r[2] for r in runs)
+            result = runs[0][0]
+            peak = _peak(lambda: _invoke(t, doc))
+            per_mb = peak / MB / (len(doc) / MB)
+            floor_per_mb = _peak(lambda: _loads_quietly(doc)) / MB / (len(doc) / MB)
+            ratio = bind / floor if floor > 0 else float("inf")
+            label = f"{name} {_size_text(size)}"
+            shown = "ok" if not result.is_error else (result.error or "")[:60].replace("\n", " ")
+            print(
+                f"{name:<20} {_size_text(len(doc)):>8} {cpu * 1e3:>9.2f}ms {bind * 1e3:>8.2f}ms {floor * 1e3:>9.2f}ms {ratio:>6.1f}x "
+                f"{peak / MB:>8.2f} {per_mb:>9.1f} {floor_per_mb:>17.1f} {stall * 1e3:>9.1f}  {shown}"
+            )
+            worst = max(worst, (ratio, label))
+            worst_memory = max(worst_memory, (per_mb, label))
+            if size <= MB:
+                worst_stall = max(worst_stall, (stall * 1e3, label))
+    print()
+    print(f"TARGET bind <= 20x json.loads: worst {worst[0]:.1f}x ({worst[1]}) {'met' if worst[0] <= 20 else 'MISSED'}")
+    print(
+        f"TARGET peak memory <= 50 MB per MB of input: worst {worst_memory[0]:.1f} ({worst_memory[1]}) "
+        f"{'met' if worst_memory[0] <= 50 else 'MISSED'}"
+    )
+    print(
+        f"TARGET loop stall <= 50 ms up to 1 MB: worst {worst_stall[0]:.1f} ms ({worst_stall[1]}) "
+        f"{'met' if worst_stall[0] <= 50 else 'MISSED'}"
+    )
+    return worst[0]
+
+
+def _size_text(n: int) -> str:
+    if n >= MB:
+        return f"{n / MB:.1f} MB"
+    return f"{n / KB:.0f} KB" if n >= KB else f"{n} B"
+
+
+# --- bytes: peak memory of a valid large argument -----------------------------------------------
+
+_FORMER_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+
+
+def measure_base64(size: int) -> None:
+    from onellm_runtime import formats
+
+    encoded = base64.b64encode(os.urandom(size * 3 // 4)).decode("ascii")
+    doc = '{"data":"' + encoded + '"}'
+    t = TOOLS["blob"]
+    rows: list[tuple[str, Callable[[], object]]] = [
+        ("formats.read_base64 (binascii)", lambda: formats.read_base64(encoded)),
+        ("the former regex fullmatch, then binascii", lambda: _FORMER_BASE64.fullmatch(encoded) and base64.b64decode(encoded)),
+        ("bind the whole document", lambda: t.bind(doc)),
+    ]
+    print(f"valid base64 argument of {_size_text(len(encoded))}: peak memory (tracemalloc)")
+    for label, op in rows:
+        peak = _peak(op)
+        print(f"  {label:<44} {peak / MB:>8.1f} MB  ({peak / len(encoded):.2f} bytes per input character)")
+
+
+# --- decoration ------------------------------------------------------------------------------------
+
+
+def measure_literal(n: int) -> None:
+    values = tuple(f"v{i}" for i in range(n))
+
+    def pick(choice: Any) -> str:
+        return ""
+
+    pick.__annotations__["choice"] = Literal.__getitem__(values)  # type: ignore[attr-defined]
+    start = time.process_time()
+    Tool.create(pick)
+    print(f"Tool.create with a Literal of {n:,} values: {(time.process_time() - start) * 1e3:.1f} ms CPU")
+
+
+def _child_cpu(args: list[str], cwd: str) -> float:
+    start = os.times()
+    subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=1200, check=False)
+    end = os.times()
+    return (end.children_user - start.children_user) + (end.children_system - start.children_system)
+
+
+def measure_enum_under_mypy(n: int) -> None:
+    members = "\n".join(f"    M{i} = {i}" for i in range(n))
+    aliases = "\n".join(f"    A{i} = {i}" for i in range(0, n, max(1, n // 10)))
+    module = (
+        "import enum\nfrom onellm_runtime import tool\n\n\n"
+        f"class Big(enum.Enum):\n{members}\n{aliases}\n\n\n"
+        "@tool\ndef pick(x: Big) -> str:\n    return ''\n"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "big_enum.py").write_text(module)
+        base = [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent", "big_enum.py"]
+        plain = _child_cpu([*base, "--config-file", os.devnull], tmp)
+        Path(tmp, "with_plugin.ini").write_text("[mypy]\nplugins = onellm_mypy\n")
+        plugged = _child_cpu([*base, "--config-file", "with_plugin.ini"], tmp)
+    print(
+        f"mypy on a {n:,}-member Enum (+{len(range(0, n, max(1, n // 10)))} aliases): "
+        f"{plain:.2f} s CPU without the plugin, {plugged:.2f} s with it ({plugged / plain:.2f}x)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds: checks that every part runs")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip-mypy", action="store_true", help="leave out the mypy run (the slowest part)")
+    args = parser.parse_args()
+    sizes = [KB, 8 * KB] if args.smoke else [KB, 64 * KB, MB]
+    repeat = 1 if args.smoke else args.repeat
+    print(f"Python {sys.version.split()[0]}, {'smoke' if args.smoke else 'full'} run")
+    print()
+    print("1. Hostile documents through ToolInvoker.invoke")
+    worst = measure_documents(sizes, repeat)
+    print()
+    print("2. bytes")
+    measure_base64(64 * KB if args.smoke else 50 * MB)
+    print()
+    print("3. Decoration")
+    measure_literal(200 if args.smoke else 20_000)
+    if not args.skip_mypy:
+        measure_enum_under_mypy(100 if args.smoke else 10_000)
+    print()
+    print(f"worst ratio of bind CPU time to json.loads CPU time: {worst:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
