@@ -71,6 +71,7 @@ from decimal import Decimal
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence, Union, cast
 
 from . import formats, jsonparse, rules, schema
+from .errortext import describe
 from .model import (
     Annotated,
     ArrayType,
@@ -111,8 +112,6 @@ _UNIT = Decimal(1)
 #: so only larger ints (possible in a mapping, never from the reader) are measured.
 _SMALL_INT = 1 << 2126
 _LEAST_SMALL_INT = -_SMALL_INT  # a constant: negating a 2,126-bit int on every check costs
-#: The longest exception text a message repeats, in characters (the last one is ``…``).
-_MESSAGE_LIMIT = 2000
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -375,25 +374,6 @@ def _digits_text(limit: int) -> str:
 
 def _written_text(v: object) -> str:
     return f"must be written in plain digits to be an integer of 10^20 or more, got {excerpt(v)}."
-
-
-def _text_of(error: BaseException) -> str:
-    """``str(error)`` as a plain string, or ``""`` when it raises (it is user code)."""
-    try:
-        text = str(error)  # str() refuses a __str__ that returns no string
-    except BaseException:
-        return ""
-    return str.__str__(text)  # a str subclass as a plain str: no more user code
-
-
-def describe(error: BaseException) -> str:
-    """``ValueError: message`` (the message cut to 2,000 characters, ending ``…``), or the
-    type alone when there is no usable message."""
-    text = _text_of(error)
-    if len(text) > _MESSAGE_LIMIT:
-        text = text[: _MESSAGE_LIMIT - 1] + "…"
-    name = type(error).__name__
-    return f"{name}: {_printable(text)}" if text else name
 
 
 # --- shared pieces of closures ---------------------------------------------------------
