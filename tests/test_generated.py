@@ -105,6 +105,14 @@ def test_reference_reads_patterns_as_ecma() -> None:
     assert not ref.is_valid("123\n")  # $ is the very end
 
 
+def test_reference_reads_exponent_integers_below_ten_to_the_twenty() -> None:
+    ref = harness.Reference({"type": "integer"})
+    assert ref.is_valid(5) and ref.is_valid(5.0) and ref.is_valid(10**30)  # plain digits: any size
+    assert ref.is_valid(9.9e19) and ref.is_valid(-9.9e19)
+    assert not ref.is_valid(1e20) and not ref.is_valid(-1e300) and not ref.is_valid(5.5)
+    assert not ref.is_valid(True)
+
+
 def test_reference_enforces_base64_and_the_contract_time() -> None:
     ref = harness.Reference({"type": "string", "contentEncoding": "base64"})
     assert ref.is_valid("YWI=") and ref.is_valid("")

@@ -362,6 +362,10 @@ class Reference:
     - the timedelta pattern allows any number of day digits; a ``timedelta`` holds at most
       999,999,999 days.
 
+    - ``type: integer``: a number written with an exponent or a fraction (a float once parsed)
+      is an integer only below 10^20 in magnitude (contract, "Errors become results"); JSON
+      Schema takes any integral number.
+
     These are the principled differences ``tests/test_differential.py`` pins for the
     binder (its items 1-8), read here as the contract's rule rather than excused afterwards.
     """
@@ -415,8 +419,16 @@ class Reference:
 
         for name in ("date-time", "uri"):
             checker.checks(name, raises=base.checkers[name][1])(no_final_newline(name))
+        def integer(checker: Any, instance: object) -> bool:
+            if isinstance(instance, float):
+                return instance.is_integer() and abs(instance) < 1e20
+            return bool(base_types.is_type(instance, "integer"))
+
+        base_types = Draft202012Validator.TYPE_CHECKER
         cls = validators.extend(
-            Draft202012Validator, {"pattern": pattern, "contentEncoding": content_encoding, "uniqueItems": unique}
+            Draft202012Validator,
+            {"pattern": pattern, "contentEncoding": content_encoding, "uniqueItems": unique},
+            type_checker=base_types.redefine("integer", integer),
         )
         self.validator = cls(schema, format_checker=checker)
 
