@@ -140,24 +140,33 @@ def extract_sources(sources: Sequence[BuildSource], options: Options) -> Extract
     options = runtime_visible(options)
     unreadable: list[StaticDiagnostic] = []
     kept: list[BuildSource] = []
+    skipped: set[str] = set()  # modules left out, so that an import of one is not followed either
     for source in sources:
         problem = unparsable(source.path, options.python_version) if source.path else None
         if problem is None:
             kept.append(source)
         else:
             unreadable.append(StaticDiagnostic(problem.path, problem.line, problem.column, problem.code, problem.message))
-            _skip_module(options, source.module)
+            skipped.add(source.module)
     for _ in range(len(kept) + 1):
+        if not kept:  # mypy would print "Nothing to do?!" on stdout
+            return ExtractResult([], unreadable)
+        messages: list[str] = []
         try:
-            found = _build(kept, options)
+            found = _build(kept, _skipping(options, skipped), messages)
         except CompileError as e:
-            blocked = _blocking_findings(e.messages, {os.path.abspath(s.path): s.path for s in kept if s.path})
+            messages += e.messages  # streamed errors arrived through flush; the rest are here
+            blocked = _blocking_findings(messages, {os.path.abspath(s.path): s.path for s in kept if s.path})
             if not blocked:
-                raise BuildFailed([_plain(m) for m in e.messages]) from None
+                raise BuildFailed([_plain(m) for m in messages]) from None
             paths = {os.path.abspath(d.path) for d in blocked}
-            unreadable.extend(blocked)
-            for path in paths:
-                _skip_module(options, _module_name(path, options))
+            for d in blocked:  # one finding per file, in Python's words, as for the files named
+                problem = unparsable(d.path, options.python_version)
+                if problem is None:
+                    unreadable.append(d)
+                elif os.path.abspath(problem.path) not in {os.path.abspath(u.path) for u in unreadable}:
+                    unreadable.append(StaticDiagnostic(*problem))
+            skipped.update(_module_name(path, options) for path in paths)
             kept = [s for s in kept if not (s.path and os.path.abspath(s.path) in paths)]
             continue
         found.diagnostics[:0] = unreadable
@@ -165,8 +174,13 @@ def extract_sources(sources: Sequence[BuildSource], options: Options) -> Extract
     raise BuildFailed(["mypy kept stopping on blocking errors"])
 
 
-def _skip_module(options: Options, module: str) -> None:
-    options.per_module_options.setdefault(module, {})["follow_imports"] = "skip"
+def _skipping(options: Options, modules: set[str]) -> Options:
+    """A copy of ``options`` (never built from, so its per-module cache is still empty) that
+    does not follow imports of ``modules``."""
+    per_module = {name: dict(values) for name, values in options.per_module_options.items()}
+    for module in modules:
+        per_module.setdefault(module, {})["follow_imports"] = "skip"
+    return options.apply_changes({"per_module_options": per_module})
 
 
 def _module_name(path: str, options: Options) -> str:
@@ -213,10 +227,10 @@ def _blocking_findings(messages: list[str], given: dict[str, str]) -> list[Stati
     return out
 
 
-def _build(sources: Sequence[BuildSource], options: Options) -> ExtractResult:
+def _build(sources: Sequence[BuildSource], options: Options, messages: list[str]) -> ExtractResult:
+    """One mypy build; its error lines are appended to ``messages`` as they come."""
     plugin = OnellmPlugin(options)
     plugin.collected = {}  # the hooks keep what they lower: the tools come from the build itself
-    messages: list[str] = []
 
     def flush(filename: str | None, new_messages: list[str], is_serious: bool) -> None:
         messages.extend(new_messages)

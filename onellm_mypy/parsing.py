@@ -48,8 +48,10 @@ def unparsable(path: str, python_version: tuple[int, int]) -> Unparsable | None:
         return Unparsable(path, 1, 1, SYNTAX, f"Cannot read the file: {e.strerror}")
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as e:  # an unknown coding cookie
-        return Unparsable(path, e.lineno or 1, 1, SYNTAX, str(e.msg))
+    except SyntaxError as e:
+        if not str(e.msg).startswith("invalid or missing encoding declaration"):
+            return Unparsable(path, 1, 1, SYNTAX, str(e.msg))  # a coding cookie naming no codec
+        encoding = "utf-8"  # no cookie, and the first lines are not UTF-8: the decoder says where
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as e:

@@ -26,7 +26,11 @@ from mypy.options import Options
 
 from . import codes as _codes  # registers the OLT codes, so disable_error_code may name them
 
-__all__ = ["SKIPPED_DIRECTORIES", "project_sources"]
+__all__ = ["NoFiles", "SKIPPED_DIRECTORIES", "project_sources"]
+
+
+class NoFiles(Exception):
+    """Nothing to check: no paths on the command line and no ``files`` in the configuration."""
 
 assert _codes.ERROR_CODES
 
@@ -60,8 +64,9 @@ def project_sources(
 ) -> tuple[list[BuildSource], Options]:
     """The files to check and the options to check them with, as ``mypy PATHS`` would have them.
 
-    With no ``paths``, the configuration's ``files`` are used. Raises ``SystemExit(2)``
-    with mypy's message on a usage error (an unknown config file, no files named).
+    With no ``paths``, the configuration's ``files`` are used (``NoFiles`` when there are
+    none). Raises ``SystemExit(2)`` with mypy's message on other usage errors (an unknown
+    config file, a path that does not exist).
     """
     args: list[str] = []
     if config_file is not None:
@@ -72,7 +77,11 @@ def project_sources(
         args += ["--python-version", python_version]
     args += list(paths)
     # mypy prints configuration warnings; they go to stderr, never into a report on stdout
-    sources, options = process_options(args, stdout=sys.stderr, stderr=sys.stderr, program="onellm check")
+    sources, options = process_options(
+        args, stdout=sys.stderr, stderr=sys.stderr, require_targets=False, program="onellm check"
+    )
+    if not sources and not paths and not options.files:
+        raise NoFiles("no paths given, and the mypy configuration names no files")
     directories = [os.path.abspath(p) for p in (paths or options.files or []) if os.path.isdir(p)]
     cache: dict[str, bool] = {}
     kept: list[BuildSource] = []

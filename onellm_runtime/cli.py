@@ -163,13 +163,16 @@ def _check_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _check(ns: argparse.Namespace) -> int:
     from onellm_mypy.extract import BuildFailed, extract_sources
-    from onellm_mypy.project import project_sources
+    from onellm_mypy.project import NoFiles, project_sources
 
     from .reports import FORMATS, Finding
 
-    sources, options = project_sources(
-        _paths(ns.paths), config_file=ns.config_file, excludes=ns.exclude, python_version=ns.python_version
-    )
+    try:
+        sources, options = project_sources(
+            _paths(ns.paths), config_file=ns.config_file, excludes=ns.exclude, python_version=ns.python_version
+        )
+    except NoFiles as e:
+        raise UsageError(str(e)) from None
     try:
         result = extract_sources(sources, options)
     except BuildFailed as e:
