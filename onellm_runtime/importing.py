@@ -17,7 +17,7 @@ import importlib.util
 import os
 import sys
 from types import ModuleType
-from typing import Iterator
+from typing import Generator
 
 __all__ = ["ImportFailed", "loaded_from_path", "output_to_stderr"]
 
@@ -27,7 +27,7 @@ class ImportFailed(Exception):
 
 
 @contextlib.contextmanager
-def output_to_stderr() -> Iterator[None]:
+def output_to_stderr() -> Generator[None, None, None]:
     """Send everything written to standard output to standard error, at both levels.
 
     ``print`` goes through ``sys.stdout``; C extensions and subprocesses write to file
@@ -77,7 +77,7 @@ def _describe_failure(name: str, error: BaseException) -> str:
 
 
 @contextlib.contextmanager
-def loaded_from_path(module: str, path: str, root: str) -> Iterator[ModuleType]:
+def loaded_from_path(module: str, path: str, root: str) -> Generator[ModuleType, None, None]:
     """``module`` executed from ``path`` (its packages from below ``root``), for the ``with`` block.
 
     A package or module already imported from the same file is reused; a module of the
