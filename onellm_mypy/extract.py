@@ -198,11 +198,20 @@ def _plain(message: str) -> str:
         return message
     if not isinstance(record, dict):
         return message
-    return f"{record.get('file')}:{record.get('line')}: {record.get('severity')}: {record.get('message')}"
+    line, file = record.get("line"), str(record.get("file"))
+    relative = os.path.relpath(file) if os.path.isabs(file) else file
+    file = file if relative.startswith("..") else relative
+    where = f"{file}:{line}" if isinstance(line, int) and line >= 1 else file
+    hints = [f"{where}: note: {hint}" for hint in str(record.get("hint") or "").splitlines()]
+    return "\n".join([f"{where}: {record.get('severity')}: {record.get('message')}", *hints])
 
 
 def _blocking_findings(messages: list[str], given: dict[str, str]) -> list[StaticDiagnostic]:
-    """The blocking errors that name a file, as findings (mypy stops the build on them)."""
+    """The blocking errors that say a file cannot be parsed, as findings.
+
+    Other blocking errors (a module found twice, under two names) are not about the
+    code: they are none of these, and the caller reports them as mypy's message.
+    """
     out: list[StaticDiagnostic] = []
     for line in messages:
         try:
@@ -211,16 +220,15 @@ def _blocking_findings(messages: list[str], given: dict[str, str]) -> list[Stati
             continue
         if not isinstance(record, dict) or record.get("severity") != "error" or not record.get("file"):
             continue
-        path = str(record["file"])
-        if not os.path.isfile(path):
+        path, lineno, column = str(record["file"]), record.get("line"), record.get("column")
+        if record.get("code") != "syntax" or not isinstance(lineno, int) or lineno < 1 or not os.path.isfile(path):
             continue
-        column = record.get("column")
         out.append(
             StaticDiagnostic(
                 given.get(os.path.abspath(path), path),
-                int(record.get("line") or 1),
+                lineno,
                 int(column) + 1 if isinstance(column, int) and column >= 0 else 1,
-                str(record.get("code") or "syntax"),
+                "syntax",
                 str(record["message"]),
             )
         )

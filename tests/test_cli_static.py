@@ -142,3 +142,14 @@ def test_exit_code_2_is_for_usage_errors_only(tmp_path: Path) -> None:
         assert proc.stdout == ""
         assert message in proc.stderr, (args, proc.stderr)
         assert "Traceback" not in proc.stderr
+
+
+def test_a_blocking_error_that_is_not_about_the_code_is_exit_2_with_mypys_words(tmp_path: Path) -> None:
+    write(tmp_path, {"a/tools.py": GOOD, "b/tools.py": GOOD})
+    proc = run("check", ".", cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.startswith(
+        "onellm: error: mypy stopped:\n"
+        'b/tools.py: error: Duplicate module named "tools" (also at "./a/tools.py")\n'
+        "b/tools.py: note: See https://mypy.readthedocs.io/en/stable/running_mypy.html#mapping-file-paths-to-modules"
+    ), proc.stderr
