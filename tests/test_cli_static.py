@@ -153,3 +153,20 @@ def test_a_blocking_error_that_is_not_about_the_code_is_exit_2_with_mypys_words(
         'b/tools.py: error: Duplicate module named "tools" (also at "./a/tools.py")\n'
         "b/tools.py: note: See https://mypy.readthedocs.io/en/stable/running_mypy.html#mapping-file-paths-to-modules"
     ), proc.stderr
+
+
+def test_without_mypy_the_static_side_says_what_to_install(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    write(tmp_path, {"good.py": GOOD})
+    hide_mypy = "import sys; sys.modules['mypy'] = None; from onellm_runtime.cli import main; sys.exit(main(sys.argv[1:]))"
+    for args in (["check", "good.py"], ["schemas", "--static", "good.py"]):
+        proc = subprocess.run(
+            [sys.executable, "-c", hide_mypy, *args], capture_output=True, text=True, cwd=tmp_path, timeout=300
+        )
+        assert (proc.returncode, proc.stdout, proc.stderr) == (
+            2,
+            "",
+            "onellm: error: the static side needs mypy: pip install 'onellm-tools[mypy]'\n",
+        )
