@@ -67,7 +67,7 @@ class Filter:
 class TicketTracker:
     """An in-memory tracker; a real one would talk to a database."""
 
-    tickets: dict[str, Ticket] = field(default_factory=dict)
+    tickets: dict[str, Ticket] = field(default_factory=dict[str, Ticket])
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     @tool(naming="camelCase")

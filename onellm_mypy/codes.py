@@ -12,10 +12,14 @@ from mypy.errorcodes import ErrorCode
 
 from onellm_runtime.codes import CODES
 
-__all__ = ["ERROR_CODES", "MEANINGS"]
+__all__ = ["ERROR_CODES", "MEANINGS", "UNCHECKED"]
 
 #: Each code's meaning, from the shared core (the contract's Diagnostics table).
 MEANINGS: dict[str, str] = CODES
 
 #: One mypy error code per OLT code, in the category "onellm".
 ERROR_CODES: dict[str, ErrorCode] = {code: ErrorCode(code, meaning, "onellm") for code, meaning in MEANINGS.items()}
+
+#: The note at a tool the plugin could not read (so none of its checks ran); a note, not an
+#: error, since nothing is known to be wrong. ``disable_error_code = onellm-unchecked`` hides it.
+UNCHECKED = ErrorCode("onellm-unchecked", "A tool could not be read, so it was not checked", "onellm")

@@ -112,7 +112,7 @@ def runtime_visible(options: Options) -> Options:
     if not {"site-packages", "dist-packages"} & set(root.split(os.sep)) and root not in options.mypy_path:
         options.mypy_path.append(root)
     for name in ("onellm_runtime", "onellm_runtime.*"):  # the tools' types must resolve even under follow_imports=skip
-        options.per_module_options.setdefault(name, {})["follow_imports"] = "silent"
+        options.per_module_options.setdefault(name, {}).setdefault("follow_imports", "silent")
     return options
 
 

@@ -117,13 +117,16 @@ __all__ = ["CannotLower", "Frontend", "Lowering", "NeedMypy", "RecordMemo", "Sco
 
 _CONTEXT = "onellm_runtime.context.ToolContext"
 _CANCELLATION = "onellm_runtime.context.CancellationToken"
-_PARTS = frozenset({"onellm_runtime.results.TextPart", "onellm_runtime.results.JsonPart", "onellm_runtime.results.ToolResult"})
+_PARTS = frozenset(
+    f"onellm_runtime.results.{name}" for name in ("TextPart", "JsonPart", "ImagePart", "FilePart", "ToolResult")
+)
 
 _SCALARS: dict[str, ScalarKind] = {
     "builtins.bool": ScalarKind.BOOL,
     "builtins.int": ScalarKind.INT,
     "builtins.float": ScalarKind.FLOAT,
     "decimal.Decimal": ScalarKind.DECIMAL,
+    "_decimal.Decimal": ScalarKind.DECIMAL,  # where mypy's bundled typeshed (before 1.14) defines it
     "builtins.str": ScalarKind.STR,
     "uuid.UUID": ScalarKind.UUID,
     "datetime.datetime": ScalarKind.DATETIME,

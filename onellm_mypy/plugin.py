@@ -89,6 +89,7 @@ class OnellmPlugin(Plugin):
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
+        _follow_runtime(options)
         self._sources: SourceCache | None = None
         self._deps: dict[str, set[str]] = {}
         #: Records lowered so far; dropped whenever mypy parses a module (again).
@@ -105,6 +106,7 @@ class OnellmPlugin(Plugin):
             from .source import SourceCache
 
             self._sources = SourceCache()
+            self._sources.set_shadows(self.options.shadow_file or [])
         return self._sources
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
@@ -186,16 +188,22 @@ class OnellmPlugin(Plugin):
         a module, and never clash with a Python name. Called after parsing, so only for
         modules mypy actually reprocesses; library and stub modules are left alone.
         """
-        self._memo = None  # a module (re)parsed: what was lowered before may be stale
-        self._wrapped.clear()
-        if self._sources is not None:
-            self._sources.new_generation()
+        self.new_generation()  # a module (re)parsed: what was lowered before may be stale
         try:
+            _keep_text_of_fileless(self.sources, file)
             self._record_digest(file)
         except Exception:
             if os.environ.get("ONELLM_MYPY_DEBUG"):
                 raise
         return []
+
+    def new_generation(self) -> None:
+        """Forget what was lowered and re-check file stamps: the sources may have changed."""
+        self._memo = None
+        self._wrapped.clear()
+        if self._sources is not None:
+            self._sources.new_generation()
+            self._sources.set_shadows(self.options.shadow_file or [])
 
     def _record_digest(self, file: MypyFile) -> None:
         path = file.path
@@ -229,9 +237,13 @@ class OnellmPlugin(Plugin):
     def _guarded(self, ctx: MethodContext, kind: str) -> None:
         try:
             self._handle(ctx, kind)
-        except Exception:  # CannotLower, RecursionError, or anything unforeseen: report nothing
+        except Exception as e:  # CannotLower, RecursionError, or anything unforeseen: a note, never silence
             if os.environ.get("ONELLM_MYPY_DEBUG"):
                 raise
+            try:
+                _note_unchecked(ctx, e)
+            except Exception:
+                pass
 
     def _handle(self, ctx: MethodContext, kind: str) -> None:
         tree = getattr(ctx.api, "tree", None)
@@ -288,6 +300,73 @@ class OnellmPlugin(Plugin):
             self._deps.setdefault(module, set()).update(read)
             for dep in read:  # the daemon re-checks this module's top level when ``dep``'s digest changes
                 tree.plugin_deps.setdefault(f"<{dep}[wildcard]>", set()).add(module)
+
+
+_RUNTIME_SECTION = "onellm_runtime.*"
+
+
+def _follow_runtime(options: Options) -> None:
+    """With ``follow_imports = skip``, still follow ``onellm_runtime`` (silently).
+
+    Skipped, ``tool`` would be an ``Any``: no hook would fire and every tool would go
+    unchecked without a word. Following the package costs little and lets the plugin check
+    what it can (types from skipped modules are ``Any`` to it, as to mypy). A section the
+    user wrote for ``onellm_runtime`` itself is left as written.
+    """
+    if options.follow_imports != "skip":
+        return
+    if any(key == "onellm_runtime" or key.startswith("onellm_runtime.") for key in options.per_module_options):
+        return
+    # A new dict, not an update: the daemon compares later runs' options with a snapshot
+    # that shares this one.
+    options.per_module_options = {**options.per_module_options, _RUNTIME_SECTION: {"follow_imports": "silent"}}
+    options._per_module_cache = None  # rebuilt on the next clone_for_module
+
+
+def _keep_text_of_fileless(sources: SourceCache, file: MypyFile) -> None:
+    """A module with no file (``mypy -c PROGRAM``): keep the text mypy parsed it from.
+
+    mypy keeps that text only in the module's build state, which no plugin API reaches;
+    the state is the object that holds the freshly parsed tree, found through the garbage
+    collector's referrers (cheap here: this runs right after parsing).
+    """
+    path = file.path
+    if not path or path.endswith((".py", ".pyi")) or path in sources.texts:
+        return
+    import gc
+
+    for holder in gc.get_referrers(file):
+        text = getattr(holder, "source", None)
+        if getattr(holder, "tree", None) is file and isinstance(text, str):
+            sources.texts[path] = text
+            return
+
+
+def _note_unchecked(ctx: MethodContext, error: Exception) -> None:
+    """Say at the tool that it was not checked, and why (a tool is never silently skipped)."""
+    from .codes import UNCHECKED
+    from .decorators import tool_decorator_index
+
+    context = ctx.context
+    if isinstance(context, Decorator):
+        if tool_decorator_index(context.original_decorators) is None:
+            return
+        what = f"'{context.func.name}'"
+    elif isinstance(context, ClassDef):
+        what = f"'{context.name}'"
+    elif isinstance(context, CallExpr):
+        what = "at this call"
+    else:
+        return
+    ctx.api.msg.note(unchecked_message(what, error), context, code=UNCHECKED)
+
+
+def unchecked_message(what: str, error: Exception) -> str:
+    """The note for a tool the plugin could not read (docs/diagnostics.md, "Tools the plugin could not check")."""
+    from .mypy_front import CannotLower
+
+    reason = str(error) if isinstance(error, CannotLower) else f"internal error {type(error).__name__}: {error}"
+    return f"Tool {what} was not checked ({reason}); OLT001-OLT015 were skipped for it"
 
 
 def _unbound_tool_type(kind: str, dec: Decorator) -> Type | None:

@@ -202,7 +202,7 @@ class _ToolLowering:
         site, fe = self.site, self.fe
         ms = fe.source(site.module)
         if ms is None:
-            raise CannotLower("no source")
+            raise CannotLower(no_source(site.module))
         fn = site.fn_ast
         a = fn.args
         positional = [*a.posonlyargs, *a.args]
@@ -235,6 +235,8 @@ class _ToolLowering:
                 params.append(Param(name, node, "normal", settle(default, node), loc))
                 continue
             form = self.form(arg.annotation, ann_scope, name)
+            if isinstance(form, FGeneric) and form.origin.fullname == _CONTEXT:  # ToolContext[Deps]
+                form = form.origin
             if isinstance(form, FClass) and form.fullname in (_CONTEXT, _CANCELLATION):
                 context: ParamKind = "context" if form.fullname == _CONTEXT else "cancellation"
                 params.append(Param(name, Unsupported("other"), context, settle(default, Unsupported("other")), loc))
@@ -277,6 +279,14 @@ class _ToolLowering:
             if _is_part(item) or _is_parts_union(item):
                 return Returns("parts")
         return Returns("type", Lowering(self.fe).lower(form))
+
+
+def no_source(module: str) -> str:
+    return f"the source text of module {module} could not be read"
+
+
+def not_there(what: str, line: int) -> str:
+    return f"the source text read has no {what} at line {line}, where mypy has it"
 
 
 def _read_options(fe: Frontend, call: ast.Call | None, skip: int, scope: Scope) -> dict[str, object]:
@@ -327,10 +337,10 @@ def decorator_tools(fe: Frontend, dec: Decorator, module: str) -> list[LoweredTo
     func = dec.func
     ms = fe.source(module)
     if ms is None:
-        raise CannotLower("no source")
+        raise CannotLower(no_source(module))
     fn_ast = ms.function(func.line, func.name)
     if fn_ast is None or len(fn_ast.decorator_list) != len(decos):
-        raise CannotLower("the def is not where mypy says")
+        raise CannotLower(not_there(f"def '{func.name}'", func.line))
     cls = method_info(func)
     scope = Scope(module, cls, False, cls is not None)
     dec_ast = fn_ast.decorator_list[i]
@@ -437,7 +447,7 @@ def create_tool(
         return None
     ms = fe.source(module)
     if ms is None:
-        return None
+        raise CannotLower(no_source(module))
     call_ast = ms.calls.get((call.line, call.column))
     target = call.args[0]
     if isinstance(target, LambdaExpr):
@@ -445,7 +455,7 @@ def create_tool(
         options = _read_options(fe, call_ast if with_options else None, 1, scope)
         lam = ms.lambdas.get((target.line, target.column))
         if lam is None:
-            return None
+            raise CannotLower(not_there("lambda", target.line))
         site = ToolSite(
             module, lam, options, False, None, (), target, target, {arg.variable.name: arg for arg in target.arguments}
         )
@@ -473,10 +483,10 @@ def create_tool(
     fmodule = module_of_fullname(func.fullname, fe.modules) or module
     fms = fe.source(fmodule)
     if fms is None:
-        return None
+        raise CannotLower(no_source(fmodule))
     fn_ast = fms.function(func.line, func.name)
     if fn_ast is None:
-        return None
+        raise CannotLower(not_there(f"def '{func.name}'", func.line))
     cls = method_info(func)
     options = _read_options(fe, call_ast if with_options else None, 1, Scope(module))
     here = fmodule == module

@@ -272,39 +272,93 @@ class SourceCache:
 
     A file's stamp is checked once per ``generation``: the plugin starts a new one
     whenever mypy parses a module, which is how a daemon run begins after an edit.
+
+    The text read is the one mypy checks, which is not always the file at ``path``:
+    ``shadows`` maps a path to the file mypy reads in its place (``--shadow-file SOURCE
+    SHADOW``, how editors hand mypy an unsaved buffer), and ``texts`` holds text that
+    has no file at all (``mypy -c PROGRAM``, a buffer handed over in memory).
     """
 
     def __init__(self) -> None:
-        self._modules: dict[str, tuple[tuple[int, int], ModuleSource | None]] = {}
+        self._modules: dict[str, tuple[object, ModuleSource | None]] = {}
         self._checked: set[str] = set()
+        #: Normalised source path -> the file read in its place.
+        self.shadows: dict[str, str] = {}
+        #: Path as mypy names the module (``<string>`` for ``-c``) -> its text.
+        self.texts: dict[str, str] = {}
 
     def new_generation(self) -> None:
         self._checked.clear()
 
+    def set_shadows(self, pairs: list[list[str]] | list[tuple[str, str]]) -> None:
+        """``options.shadow_file``: (source, shadow) pairs."""
+        self.shadows = {_normalised(source): shadow for source, shadow in pairs}
+
+    def read_from(self, path: str) -> str:
+        """The file whose bytes stand for ``path`` (its shadow, or itself)."""
+        if not self.shadows:
+            return path
+        found = self.shadows.get(_normalised(path))
+        if found is not None:
+            return found
+        for source, shadow in self.shadows.items():
+            try:
+                if os.path.samefile(source, path):
+                    return shadow
+            except OSError:
+                continue
+        return path
+
     def module(self, path: str | None) -> ModuleSource | None:
-        if not path or not path.endswith((".py", ".pyi")):
+        if not path:
+            return None
+        text = self.texts.get(path)
+        if text is not None:
+            return self._from_text(path, text)
+        if not path.endswith((".py", ".pyi")):
             return None
         cached = self._modules.get(path)
         if cached is not None and path in self._checked:
             return cached[1]
+        read = self.read_from(path)
         try:
-            st = os.stat(path)
+            st = os.stat(read)
         except OSError:
             return None
-        stamp = (st.st_mtime_ns, st.st_size)
+        stamp = (read, st.st_mtime_ns, st.st_size)
         self._checked.add(path)
         if cached is not None and cached[0] == stamp:
             return cached[1]
         parsed: ModuleSource | None
         try:
-            with open(path, "rb") as f:
+            with open(read, "rb") as f:
                 data = f.read()
-            parsed = _index(path, ast.parse(data, filename=path))
-            parsed.data = data
-        except (OSError, SyntaxError, ValueError):
+            parsed = _parse(path, data)
+        except OSError:
             parsed = None
         self._modules[path] = (stamp, parsed)
         return parsed
+
+    def _from_text(self, path: str, text: str) -> ModuleSource | None:
+        cached = self._modules.get(path)
+        if cached is not None and cached[0] == text:
+            return cached[1]
+        parsed = _parse(path, text.encode("utf-8"))
+        self._modules[path] = (text, parsed)
+        return parsed
+
+
+def _parse(path: str, data: bytes) -> ModuleSource | None:
+    try:
+        parsed = _index(path, ast.parse(data, filename=path))
+    except (SyntaxError, ValueError):
+        return None
+    parsed.data = data
+    return parsed
+
+
+def _normalised(path: str) -> str:
+    return os.path.normcase(os.path.abspath(path))
 
 
 def docstring(node: FunctionNode | ast.ClassDef) -> str | None:

@@ -22,7 +22,7 @@ from .annotations import (
     Url,
 )
 from .context import CancellationToken, CostLine, ToolCancelledError, ToolContext
-from .results import JsonPart, Part, TextPart, ToolResult
+from .results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult
 from .tool import Tool, ToolDefinitionError, tool, tools_of
 from .types import (
     Char,
@@ -54,6 +54,8 @@ __all__ = [
     "Description",
     "Discriminator",
     "Email",
+    "FilePart",
+    "ImagePart",
     "Int8",
     "Int16",
     "Int32",

@@ -30,12 +30,17 @@ class UsageError(Exception):
 
 @dataclass(frozen=True)
 class Command:
-    """A subcommand: its name, its one-line help, its arguments, and what runs it."""
+    """A subcommand: its name, its one-line help, its arguments, and what runs it.
+
+    A command with ``own_parser`` reads its own command line (everything after its name)
+    and is handed it directly; ``add_arguments`` and ``run`` then only serve ``--help``.
+    """
 
     name: str
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
+    own_parser: Callable[[Sequence[str]], int] | None = None
 
 
 def _paths(args: Sequence[str]) -> list[str]:
@@ -190,10 +195,50 @@ def _check(ns: argparse.Namespace) -> int:
     return 1 if findings else 0
 
 
+# ---------------------------------------------------------------------------- lsp, serve-mcp
+
+
+def _lsp(argv: Sequence[str]) -> int:
+    """``onellm lsp``: the language server parses its own options (``onellm_mypy.lsp``)."""
+    try:
+        from onellm_mypy.lsp import main as lsp
+    except ModuleNotFoundError as e:
+        return _usage_error(f"the language server needs {e.name}: pip install 'onellm-tools[lsp]'")
+    return lsp(list(argv))
+
+
+def _no_arguments(parser: argparse.ArgumentParser) -> None:
+    return None
+
+
+def _serve_mcp_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--http", type=int, metavar="PORT", help="streamable HTTP on 127.0.0.1:PORT instead of stdio")
+    parser.add_argument("modules", nargs="+", metavar="MODULE")
+
+
+def _serve_mcp(ns: argparse.Namespace) -> int:
+    from .mcp import main as serve_mcp
+
+    return serve_mcp(ns.modules, ns.http)
+
+
 #: The subcommands, in the order ``onellm --help`` lists them.
 COMMANDS: tuple[Command, ...] = (
     Command("check", "report tools that cannot be described or bound (static; imports nothing)", _check_arguments, _check),
+    Command(
+        "lsp",
+        "serve the OLT diagnostics to editors (Language Server Protocol over stdio)",
+        _no_arguments,
+        lambda ns: _lsp([]),
+        own_parser=_lsp,
+    ),
     Command("schemas", "print a JSON manifest of every tool found", _schemas_arguments, _schemas),
+    Command(
+        "serve-mcp",
+        "serve the modules' tools to MCP clients (stdio, or HTTP on 127.0.0.1)",
+        _serve_mcp_arguments,
+        _serve_mcp,
+    ),
 )
 
 
@@ -211,6 +256,10 @@ def _usage_error(message: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    own = {command.name: command.own_parser for command in COMMANDS if command.own_parser is not None}
+    if argv[:1] and argv[0] in own:
+        return own[argv[0]](argv[1:])
     ns = _parser().parse_args(argv)
     run = {command.name: command.run for command in COMMANDS}[ns.command]
     try:
@@ -222,6 +271,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ModuleNotFoundError as e:
         if e.name == "mypy" or (e.name or "").startswith("onellm_mypy"):
             return _usage_error(f"the static side needs mypy: {INSTALL_HINT}")
+        if "pip install" in str(e):  # an optional dependency, named with its extra (serve-mcp's mcp)
+            return _usage_error(str(e))
         return _internal_error()
     except Exception:
         return _internal_error()

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import threading
+import warnings
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from typing import Any, Callable, Generic, Iterable, Literal, Mapping, Protocol, cast
 
-__all__ = ["Clock", "CostLine", "CancellationToken", "ToolCancelledError", "ToolContext"]
+from typing_extensions import TypeVar
+
+__all__ = ["Clock", "CostLine", "CancellationToken", "LogLevel", "ToolCancelledError", "ToolContext", "ToolEvent"]
+
+#: The services a context carries: the caller's type, or the untyped mapping by default.
+Deps = TypeVar("Deps", default=Mapping[str, Any])
+
+#: The levels of ``ToolContext.log`` (MCP's logging levels, the common ones).
+LogLevel = Literal["debug", "info", "warning", "error"]
 
 
 class Clock(Protocol):
@@ -74,25 +83,74 @@ class CancellationToken:
 _EVENT_LOCK = threading.Lock()
 
 
-class ToolContext:
-    """Per-call information and services, injected into a ``ToolContext`` parameter."""
+@dataclass(frozen=True)
+class ToolEvent:
+    """A progress or log line a tool reported through its context, as its listeners receive it.
+
+    ``kind`` is ``"progress"`` (``progress`` and ``total`` set, ``message`` optional) or
+    ``"log"`` (``level`` and ``message``).
+    """
+
+    kind: Literal["progress", "log"]
+    tool_name: str
+    call_id: str
+    message: str = ""
+    progress: float | None = None
+    total: float | None = None
+    level: LogLevel = "info"
+
+
+#: Receives a context's events, in the thread the tool reported them from.
+Listener = Callable[[ToolEvent], object]
+
+
+class ToolContext(Generic[Deps]):
+    """Per-call information and services, injected into a ``ToolContext`` parameter.
+
+    ``ToolContext[MyDeps]`` types ``services`` as the caller's own object; a bare
+    ``ToolContext`` carries the untyped ``Mapping[str, Any]``.
+    """
 
     def __init__(
         self,
         call_id: str = "",
-        services: Mapping[str, Any] | None = None,
+        services: Deps | None = None,
         clock: Clock | None = None,
         *,
         tool_name: str = "",
         cancellation: CancellationToken | None = None,
+        listeners: Iterable[Listener] = (),
     ) -> None:
         self.call_id = call_id
-        self.services: Mapping[str, Any] = services if services is not None else {}
+        self.services: Deps = cast(Deps, services if services is not None else {})
         self.clock = clock
-        self.tool_name = tool_name
-        self.cancellation = cancellation if cancellation is not None else CancellationToken()
+        self.tool_name: str = tool_name
+        self.cancellation: CancellationToken = cancellation if cancellation is not None else CancellationToken()
         self.costs: list[CostLine] = []
         self._lock = threading.Lock()
+        self._listeners: list[Listener] = list(listeners)
+
+    def subscribe(self, listener: Listener) -> None:
+        """Have ``listener`` receive this call's progress and log events from now on."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
+        """Report how far the call has come (``progress`` of ``total``, when known)."""
+        self._emit(ToolEvent("progress", self.tool_name, self.call_id, message, progress, total))
+
+    def log(self, message: str, level: LogLevel = "info") -> None:
+        """Report a log line for whoever follows the call (an MCP client gets a log notification)."""
+        self._emit(ToolEvent("log", self.tool_name, self.call_id, message, level=level))
+
+    def _emit(self, event: ToolEvent) -> None:
+        with self._lock:
+            listeners = tuple(self._listeners)
+        for listener in listeners:
+            try:
+                listener(event)
+            except Exception as e:  # a listener's fault is not the tool's: the call goes on, and it is said
+                warnings.warn(f"a ToolContext listener raised {type(e).__name__}: {e}", RuntimeWarning, stacklevel=3)
 
     def add_cost(self, label: str, amount: float, unit: str = "") -> None:
         """Record a cost line; it is kept on the result on every path, errors included."""

@@ -6,6 +6,10 @@ ISO form, ``timedelta`` as ``[-][d.]hh:mm:ss[.ffffff]``, records by their wire n
 (``JsonName``, ``naming="camelCase"``), sets as arrays. A ``Decimal`` is written as a JSON
 number: an ``int`` when it is integral, else the nearest ``float``.
 
+Every JSON part a converter returns (its own, or one passed through in a part or a
+``ToolResult``) has been checked to be writable as JSON (``jsoncheck``); one that is not
+raises ``Unwritable``, which the invoker turns into the tool's error result.
+
 The writer for a tool's return type is compiled once (``compile_converter``). A value that
 does not have the declared type (a tool that returns something else than it says) is
 written by its own type instead, as for a function without a return annotation.
@@ -35,9 +39,10 @@ from .model import (
     TypeNode,
     UnionType,
 )
-from .results import JsonPart, Part, TextPart, ToolResult
+from .jsoncheck import problem
+from .results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult
 
-__all__ = ["Converter", "compile_converter", "json_form", "plain_json"]
+__all__ = ["Converter", "Unwritable", "compile_converter", "json_form", "plain_json"]
 
 #: A return value -> a ``ToolResult`` passed through, or the parts of a new result.
 Converter = Callable[[object], "ToolResult | list[Part]"]
@@ -48,6 +53,16 @@ class _Mismatch(Exception):
     """The value is not of the declared type: write it by its own type."""
 
 
+class Unwritable(ValueError):
+    """The value has its declared type but no JSON form: its message says what is in the way."""
+
+
+def _write_datetime(value: dt.datetime) -> str:
+    if value.utcoffset() is None:
+        raise Unwritable(f"a datetime without a UTC offset ({value.isoformat()}), which RFC 3339 cannot express")
+    return value.isoformat()
+
+
 def _decimal(value: Decimal) -> int | float:
     if value.is_finite() and value == value.to_integral_value():
         return int(value)
@@ -55,7 +70,15 @@ def _decimal(value: Decimal) -> int | float:
 
 
 def plain_json(value: object) -> object:
-    """A value written by its own type (for unannotated returns and mismatches)."""
+    """A value written by its own type (for unannotated returns and mismatches).
+
+    Raises ``Unwritable`` for a value that contains itself (a reference cycle).
+    """
+    return _plain(value, set())
+
+
+def _plain(value: object, open_ids: set[int]) -> object:
+    """``plain_json``; ``open_ids`` holds the containers being written, to find cycles."""
     if value is None or isinstance(value, (bool, int, float, str)):
         if isinstance(value, enum.Enum):
             return value.name
@@ -72,18 +95,29 @@ def plain_json(value: object) -> object:
         return formats.write_timedelta(value)
     if isinstance(value, (bytes, bytearray, memoryview)):
         return formats.write_base64(bytes(cast(Any, value)))
+    key = id(value)
+    if key in open_ids:
+        raise Unwritable("a reference cycle")
+    open_ids.add(key)
+    try:
+        return _plain_container(value, open_ids)
+    finally:
+        open_ids.discard(key)
+
+
+def _plain_container(value: object, open_ids: set[int]) -> object:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: _plain(getattr(value, f.name), open_ids) for f in dataclasses.fields(value)}
     if hasattr(value, "_asdict") and isinstance(value, tuple):
         fields: dict[str, Any] = cast(Any, value)._asdict()
-        return {k: plain_json(v) for k, v in fields.items()}
+        return {k: _plain(v, open_ids) for k, v in fields.items()}
     if isinstance(value, Mapping):
         mapping: Mapping[Any, Any] = cast(Any, value)
-        return {str(k): plain_json(v) for k, v in mapping.items()}
+        return {str(k): _plain(v, open_ids) for k, v in mapping.items()}
     if isinstance(value, (set, frozenset)):
-        return _ordered([plain_json(v) for v in cast("Iterable[Any]", value)])
+        return _ordered([_plain(v, open_ids) for v in cast("Iterable[Any]", value)])
     if isinstance(value, (list, tuple)):
-        return [plain_json(v) for v in cast("Iterable[Any]", value)]
+        return [_plain(v, open_ids) for v in cast("Iterable[Any]", value)]
     return str(value)
 
 
@@ -126,7 +160,7 @@ def _scalar(node: Scalar) -> _Writer:
         return decimal
     types: dict[ScalarKind, tuple[type, Callable[[Any], Any]]] = {
         ScalarKind.UUID: (uuid.UUID, str),
-        ScalarKind.DATETIME: (dt.datetime, dt.datetime.isoformat),
+        ScalarKind.DATETIME: (dt.datetime, _write_datetime),
         ScalarKind.DATE: (dt.date, dt.date.isoformat),
         ScalarKind.TIME: (dt.time, dt.time.isoformat),
         ScalarKind.TIMEDELTA: (dt.timedelta, formats.write_timedelta),
@@ -260,15 +294,35 @@ def json_form(value: object, node: TypeNode | None, naming: str | None = None) -
         return plain_json(value)
 
 
+_PART_TYPES = (TextPart, JsonPart, ImagePart, FilePart)
+
+
+def _json_part(value: object) -> JsonPart:
+    """A JSON part, once ``value`` is known to be writable as JSON (else ``Unwritable``, saying why)."""
+    found = problem(value)
+    if found is not None:
+        raise Unwritable(found)
+    return JsonPart(value)
+
+
+def _checked(parts: Sequence[Part]) -> None:
+    for part in parts:
+        if type(part) is JsonPart:
+            _json_part(part.value)
+
+
 def _parts(value: object) -> ToolResult | list[Part] | None:
-    """Parts and results passed through as they are; None when ``value`` is neither."""
+    """Parts and results passed through as they are (their JSON checked); None when ``value`` is neither."""
     if isinstance(value, ToolResult):
+        _checked(value.parts)
         return value
-    if isinstance(value, (TextPart, JsonPart)):
+    if isinstance(value, _PART_TYPES):
+        _checked([value])
         return [value]
     if isinstance(value, (list, tuple)):
         items = cast("Sequence[Any]", value)
-        if items and all(isinstance(p, (TextPart, JsonPart)) for p in items):
+        if items and all(isinstance(p, _PART_TYPES) for p in items):
+            _checked(items)
             return list(items)
     return None
 
@@ -281,7 +335,7 @@ def _by_own_type(value: object) -> ToolResult | list[Part]:
     passed = _parts(value)
     if passed is not None:
         return passed
-    return [JsonPart(plain_json(value))]
+    return [_json_part(plain_json(value))]
 
 
 def compile_converter(tool: ToolModel) -> Converter:
@@ -313,7 +367,7 @@ def compile_converter(tool: ToolModel) -> Converter:
         def json_value(value: object) -> ToolResult | list[Part]:
             if value is None and nullable:
                 return [TextPart("null")]
-            return [JsonPart(value)]
+            return [_json_part(value)]
 
         return json_value
     write = writer(node, tool.naming)
@@ -322,7 +376,7 @@ def compile_converter(tool: ToolModel) -> Converter:
         if value is None and nullable:
             return [TextPart("null")]
         try:
-            return [JsonPart(write(value))]
+            return [_json_part(write(value))]
         except _Mismatch:
             return _by_own_type(value)
 

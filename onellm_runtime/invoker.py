@@ -7,9 +7,18 @@ the tool's timeout, measured on the context's clock -> convert the return value 
 contract's Results table) -> attach the cost lines the tool added. Only the caller's own
 cancellation escapes, as ``asyncio.CancelledError``; it sets the tool's token first.
 
-A worker thread is a daemon thread per call rather than a pool worker: at a timeout the
-invoker answers at once and sets the token, and a thread that ignores the token is
-abandoned, never awaited (a pool would be joined when the event loop shuts down).
+Sync tools run in the invoker's ``WorkerPool`` (``workers.py``): at most ``max_workers``
+calls at once, each in a daemon thread of its own; later calls wait their turn. At a
+timeout the invoker answers at once and sets the token; a thread that ignores the token is
+abandoned, never awaited, and no longer counts toward the limit.
+
+A raw document longer than ``BIND_OFF_LOOP_CHARS`` is bound in a thread (the loop's default
+executor), so that binding it does not stall the event loop's other tasks.
+
+Every exception a tool raises, of any kind (``StopIteration``, ``SystemExit``,
+``KeyboardInterrupt``, ``GeneratorExit``, a ``CancelledError`` of its own), becomes its
+failure result; none reaches the event loop. A returned value is checked to be writable
+as JSON before the result is made (``jsoncheck.py``), so reading ``.text`` never raises.
 
 Batches (``invoke_all``): calls are taken in order; a run of consecutive
 ``parallel_safe`` calls runs concurrently, and a call whose tool is not ``parallel_safe``
@@ -26,25 +35,33 @@ running jobs and awaits their tasks.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import inspect
-import threading
+import weakref
 from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Union
 
 from .binding import ArgumentError, CompiledBinder, compile_binder
-from .context import CancellationToken, Clock, ToolContext
-from .convert import Converter, compile_converter
+from .context import Clock, ToolContext
+from .convert import Converter, Unwritable, compile_converter
+from .errortext import cut, describe
 from .jobs import Job, JobRegistry
+from .provider_names import check_provider
 from .results import ToolResult
+from .workers import ToolRaised, WorkerPool
 
 if TYPE_CHECKING:
+    from .model import ToolModel
     from .tool import Tool
 
-__all__ = ["ToolCall", "ToolInvoker"]
+__all__ = ["BIND_OFF_LOOP_CHARS", "ToolCall", "ToolInvoker"]
 
 Arguments = Union[str, bytes, Mapping[str, object]]
+
+#: A raw document longer than this (characters of a ``str``, bytes of ``bytes``) is bound in a
+#: thread, off the event loop: binding costs about 40 us per KiB, so 64 KiB keeps the loop's
+#: stall near 3 ms, while the hop to a thread (about 0.1 ms) stays a few per cent of binding.
+BIND_OFF_LOOP_CHARS = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -72,7 +89,10 @@ class _LoopClock:
 
 
 class _Prepared:
-    """What the invoker derives once per tool model: its binder, its result converter, its facts."""
+    """What the invoker derives once per tool model: its binder, its result converter, its facts.
+
+    It holds nothing that keeps the model alive (the binder keeps only the model's parameters).
+    """
 
     __slots__ = ("binder", "convert", "context_params", "token_params", "name", "inline", "private")
 
@@ -99,30 +119,31 @@ def _seconds(timeout: float) -> str:
     return f"{timeout:g}"
 
 
-class _Escaped(Exception):
-    """A ``SystemExit`` or ``KeyboardInterrupt`` raised in a worker thread, reported as the tool's failure.
+def _failed(name: str, error: BaseException) -> str:
+    if isinstance(error, ToolRaised):
+        error = error.original
+    return f"Tool '{name}' failed: {describe(error)}"
 
-    (Re-raised on the event loop as itself, it would stop the loop rather than fail the call.)
+
+def _unwritable(name: str, what: str) -> str:
+    return f"Tool '{name}' returned a value that cannot be written as JSON: {cut(what)}."
+
+
+def _check_misuse(approved: object, provider: object) -> None:
+    """The calling program's own mistakes, refused at once: they are not the model's."""
+    if approved is not True and approved is not False:
+        raise TypeError(f"approved must be a bool, not {type(approved).__name__}")
+    check_provider(provider)
+
+
+def _cancelled_by_caller() -> bool:
+    """Whether the running task has been asked to cancel (a ``CancelledError`` not of the tool's own).
+
+    Python 3.10 keeps no count of cancel requests: every ``CancelledError`` counts as the caller's there.
     """
-
-    def __init__(self, original: BaseException) -> None:
-        super().__init__(str(original))
-        self.original = original
-
-
-def _describe(e: BaseException) -> str:
-    if isinstance(e, _Escaped):
-        e = e.original
-    text = str(e)
-    return f"{type(e).__name__}: {text}" if text else type(e).__name__
-
-
-def _settle(future: asyncio.Future[Any], outcome: Callable[[], Any]) -> None:
-    if not future.done():
-        try:
-            future.set_result(outcome())
-        except BaseException as e:  # the tool's exception, carried to the loop
-            future.set_exception(e)
+    task = asyncio.current_task()
+    cancelling = getattr(task, "cancelling", None)
+    return cancelling is None or bool(cancelling())
 
 
 def _quiet(task: asyncio.Future[Any]) -> None:
@@ -135,23 +156,47 @@ def _quiet(task: asyncio.Future[Any]) -> None:
     task.add_done_callback(retrieve)
 
 
+def _forget(
+    cache: dict[int, tuple[weakref.ref[ToolModel], _Prepared]], key: int
+) -> Callable[[weakref.ref[ToolModel]], None]:
+    """The callback that drops a model's entry once the model is gone (unless the id was reused since)."""
+
+    def drop(ref: weakref.ref[ToolModel]) -> None:
+        entry = cache.get(key)
+        if entry is not None and entry[0] is ref:
+            del cache[key]
+
+    return drop
+
+
 class ToolInvoker:
     """Invokes tools; ``services`` and ``clock`` are used for the contexts it creates.
 
+    ``services``: a ``Mapping`` (what a bare ``ToolContext`` parameter reads), or the
+    caller's own object for tools that declare ``ToolContext[Deps]``.
+
     ``jobs``: the registry of background jobs (pass one to set its retention limits).
+    ``max_workers``: how many sync tools may run at once, each in a worker thread (default
+    ``min(32, CPUs + 4)``); further calls wait their turn. A thread abandoned after a
+    timeout or a cancellation no longer counts (see ``workers.py``).
     """
 
     def __init__(
         self,
         *,
-        services: Mapping[str, Any] | None = None,
+        services: Any = None,
         clock: Clock | None = None,
         jobs: JobRegistry | None = None,
+        max_workers: int | None = None,
     ) -> None:
         self.services = services
         self.clock = clock
-        self.jobs = jobs if jobs is not None else JobRegistry()
-        self._prepared: dict[int, tuple[object, _Prepared]] = {}
+        self.jobs: JobRegistry = jobs if jobs is not None else JobRegistry()
+        self.workers: WorkerPool = WorkerPool(max_workers)
+        #: By ``id(model)``: a weak reference to the model (the entry goes when the model does) and
+        #: what was prepared for it. A long-lived invoker serving ``Tool.create(...)`` per request
+        #: so holds only the tools still alive.
+        self._prepared: dict[int, tuple[weakref.ref[ToolModel], _Prepared]] = {}
 
     async def aclose(self) -> None:
         """Shut down: refuse new background jobs, stop the running ones, await their tasks."""
@@ -167,11 +212,12 @@ class ToolInvoker:
 
     def _prepare(self, tool: Tool[..., Any]) -> _Prepared:
         model = tool.model
-        entry = self._prepared.get(id(model))
-        if entry is not None and entry[0] is model:
+        key = id(model)
+        entry = self._prepared.get(key)
+        if entry is not None and entry[0]() is model:
             return entry[1]
         prepared = _Prepared(tool)
-        self._prepared[id(model)] = (model, prepared)
+        self._prepared[key] = (weakref.ref(model, _forget(self._prepared, key)), prepared)
         return prepared
 
     async def invoke(
@@ -183,12 +229,23 @@ class ToolInvoker:
         approved: bool = False,
         provider: str | None = None,
     ) -> ToolResult:
-        """Run one call; never raises for bad arguments or the tool's own failure."""
+        """Run one call; never raises for bad arguments or the tool's own failure.
+
+        Raises at once for the calling program's own mistakes: ``approved`` not a bool
+        (``TypeError``), an unknown ``provider`` name (``ValueError``).
+        """
+        if approved is not False or provider is not None:
+            _check_misuse(approved, provider)
         prepared = self._prepare(tool)
         if context is not None and not context.tool_name:
             context.tool_name = prepared.name
         try:
-            kwargs, mode = prepared.binder._bind(arguments, provider)  # pyright: ignore[reportPrivateUsage]
+            kind = type(arguments)
+            if (kind is str or kind is bytes) and len(arguments) > BIND_OFF_LOOP_CHARS:
+                loop = asyncio.get_running_loop()
+                kwargs, mode = await loop.run_in_executor(None, prepared.binder._bind, arguments, provider)  # pyright: ignore[reportPrivateUsage]
+            else:
+                kwargs, mode = prepared.binder._bind(arguments, provider)  # pyright: ignore[reportPrivateUsage]
         except ArgumentError as e:
             return self._failure(str(e), context)
         if tool.requires_approval and not approved:
@@ -211,18 +268,22 @@ class ToolInvoker:
             value = await tool.call_with(kwargs)
             if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):
                 value = await value
-        except asyncio.CancelledError:
+        except asyncio.CancelledError as e:
+            if not _cancelled_by_caller():  # the tool's own: its failure, like any other
+                return self._failure(_failed(prepared.name, e), context)
             if context is not None:
                 context.cancellation.cancel()
             raise
-        except Exception as e:
-            return self._failure(f"Tool '{prepared.name}' failed: {_describe(e)}", context)
+        except BaseException as e:  # of any kind: SystemExit, KeyboardInterrupt, GeneratorExit too
+            return self._failure(_failed(prepared.name, e), context)
         return self._finish(tool, value, context, prepared)
 
     async def invoke_all(
         self, calls: Iterable[ToolCall | tuple[Tool[..., Any], Arguments]], *, provider: str | None = None
     ) -> list[ToolResult]:
         """Run a batch (see the module docstring for the order); results in call order."""
+        if provider is not None:
+            check_provider(provider)
         batch = [c if isinstance(c, ToolCall) else ToolCall(c[0], c[1]) for c in calls]
         results: list[ToolResult] = []
         i = 0
@@ -267,7 +328,7 @@ class ToolInvoker:
         token = context.cancellation
         loop = asyncio.get_running_loop()
         clock: Clock = context.clock if context.clock is not None else _LoopClock(loop)
-        task = asyncio.ensure_future(self._call(tool, kwargs, token, loop))
+        task = asyncio.ensure_future(self._call(tool, kwargs))
         if job is not None:
             job.adopt(task)
         timeout = tool.timeout_seconds
@@ -294,62 +355,51 @@ class ToolInvoker:
             task.cancel()
             _quiet(task)
             raise
-        if task.cancelled():
+        if task.cancelled():  # the tool raised CancelledError itself (the caller's is handled above)
             return self._failure(f"Tool '{tool.name}' failed: CancelledError", context)
         error = task.exception()
         if error is not None:
-            return self._failure(f"Tool '{tool.name}' failed: {_describe(error)}", context)
+            return self._failure(_failed(prepared.name, error), context)
         return self._finish(tool, task.result(), context, prepared)
 
     def _finish(
         self, tool: Tool[..., Any], value: object, context: ToolContext | None, prepared: _Prepared
     ) -> ToolResult:
-        """The result of a call that returned ``value`` (the Results table; costs attached)."""
+        """The result of a call that returned ``value`` (the Results table; costs attached).
+
+        The converter checks every JSON part to be writable as JSON (else ``Unwritable``),
+        so that no later reading of the result can fail.
+        """
         try:
             converted = prepared.convert(value)
-        except Exception as e:
-            return self._failure(
-                f"Tool '{prepared.name}' failed: its result cannot be converted: {_describe(e)}", context
-            )
+        except Unwritable as e:
+            return self._failure(_unwritable(prepared.name, str(e)), context)
+        except BaseException as e:  # a value's own code (``__str__``, a mapping's ``items``) failed
+            return self._failure(_unwritable(prepared.name, describe(e)), context)
         costs = [] if context is None else context.costs
         if isinstance(converted, ToolResult):
             return replace(converted, parts=list(converted.parts), costs=[*converted.costs, *costs])
         typed = value if tool.ends_loop else None
         return ToolResult(converted, False, None, typed, list(costs))
 
-    async def _call(
-        self, tool: Tool[..., Any], kwargs: dict[str, object], token: CancellationToken, loop: asyncio.AbstractEventLoop
-    ) -> Any:
-        if tool.is_async:
-            result = await tool.call_with(kwargs)
-        else:
-            result = await self._in_thread(tool, kwargs, loop)
-        if inspect.isawaitable(result):
-            result = await result
+    async def _call(self, tool: Tool[..., Any], kwargs: dict[str, object]) -> Any:
+        """The tool's call as a task's body: any exception of the tool's leaves it as ``ToolRaised``.
+
+        (A ``SystemExit`` or ``KeyboardInterrupt`` leaving a task would stop the event loop.)
+        A ``CancelledError`` leaves as itself: the task is then cancelled, which ``_run`` reads.
+        """
+        try:
+            if tool.is_async:
+                result = await tool.call_with(kwargs)
+            else:
+                result = await self.workers.run(lambda: tool.call_with(kwargs), f"onellm-tool-{tool.name}")
+            if inspect.isawaitable(result):
+                result = await result
+        except (asyncio.CancelledError, ToolRaised):
+            raise
+        except BaseException as e:
+            raise ToolRaised(e) from None
         return result
-
-    @staticmethod
-    async def _in_thread(tool: Tool[..., Any], kwargs: dict[str, object], loop: asyncio.AbstractEventLoop) -> Any:
-        future: asyncio.Future[Any] = loop.create_future()
-        ctx = contextvars.copy_context()
-
-        def run() -> None:
-            try:
-                value = ctx.run(tool.call_with, kwargs)
-                outcome: Callable[[], Any] = lambda: value  # noqa: E731
-            except BaseException as e:  # carried to the loop; a worker has no one else to tell
-                error = e if isinstance(e, Exception) else _Escaped(e)
-
-                def outcome() -> Any:
-                    raise error
-
-            try:
-                loop.call_soon_threadsafe(_settle, future, outcome)
-            except RuntimeError:  # the loop is closed: the call was abandoned long ago
-                pass
-
-        threading.Thread(target=run, name=f"onellm-tool-{tool.name}", daemon=True).start()
-        return await future
 
     @staticmethod
     def _failure(message: str, context: ToolContext | None) -> ToolResult:

@@ -22,8 +22,14 @@ finished job is kept until its result has been read once (``read``), then forgot
 Unread results are bounded twice: at most ``max_finished`` of them are kept (the
 oldest-finished is dropped first), and one is dropped once ``max_age`` seconds have
 passed since it finished, measured on the job's own clock (its context's clock, else the
-event loop's). The count is enforced whenever a job finishes; age and reads are applied
-at the next start, read, stop or listing of the registry.
+event loop's). A read result is forgotten at once; the count is enforced whenever a job
+finishes; age is applied at the next start, read, stop or listing of the registry.
+
+Each of those costs O(1), amortised, whatever the number of jobs: the unread results are
+kept in the order they finished, so the count and the age are checked at the oldest end
+only (each job is dropped once), and a running job is never looked at. (With jobs on
+clocks of their own, a result that expired behind one that did not is dropped when it is
+looked up, or at the next listing, which walks every job anyway.)
 
 Shutdown (``await invoker.aclose()``, or leaving ``async with ToolInvoker()``) refuses
 new jobs, stops every running one and awaits every task the jobs created, so no asyncio
@@ -35,11 +41,14 @@ contract's rule for timeouts), never joined.
 from __future__ import annotations
 
 import asyncio
+import math
+from collections import OrderedDict
 from dataclasses import replace
-from typing import TYPE_CHECKING, Annotated, Any, Awaitable, Callable, Coroutine, Iterator, Literal, Mapping
+from typing import TYPE_CHECKING, Annotated, Any, Awaitable, Callable, Coroutine, Iterator, Literal, Mapping, cast
 
 from .annotations import Description
 from .context import CancellationToken, CostLine, ToolContext
+from .errortext import describe
 from .results import JsonPart, ToolResult
 
 if TYPE_CHECKING:
@@ -60,8 +69,11 @@ def _copy(result: ToolResult) -> ToolResult:
 
 
 def _unknown(job_id: str) -> ToolResult:
+    """The answer for an id this registry does not hold; the id is echoed as the binder quotes values (cut short)."""
+    from .binding import excerpt
+
     return ToolResult.failure(
-        f"Unknown job '{job_id}'. A finished job is forgotten once its result has been read, "
+        f"Unknown job {excerpt(job_id)}. A finished job is forgotten once its result has been read, "
         "and an unread result expires."
     )
 
@@ -80,25 +92,27 @@ class Job:
         context: ToolContext,
         runner: JobRunner,
         on_finished: Callable[[Job], None],
+        on_delivered: Callable[[Job], None] | None = None,
     ) -> None:
         loop = asyncio.get_running_loop()
         self.id = job_id
-        self.tool = tool
-        self.tool_name = tool.name
-        self.context = context
+        self.tool: Tool[..., Any] = tool
+        self.tool_name: str = tool.name
+        self.context: ToolContext = context
         #: The tool's timeout in seconds (0 = none), measured on the job's clock.
-        self.timeout_seconds = tool.timeout_seconds
+        self.timeout_seconds: float = tool.timeout_seconds
         clock = context.clock
         self._now: Callable[[], float] = clock.monotonic if clock is not None else loop.time
-        self.started_at = self._now()
+        self.started_at: float = self._now()
         self.finished_at: float | None = None
         #: True once the final result has been handed out by ``read``.
-        self.delivered = False
+        self.delivered: bool = False
         self._status: JobStatus = "running"
         self._result: ToolResult | None = None
         self._timed_out = False
         self._stop_reason: str | None = None
         self._on_finished = on_finished
+        self._on_delivered = on_delivered
         #: Tasks the invoker made for this job (the tool's call, its timer), awaited at stop.
         self._spawned: set[asyncio.Future[Any]] = set()
         self._task: asyncio.Task[ToolResult] = loop.create_task(self._body(runner), name=f"onellm-{job_id}")
@@ -175,9 +189,8 @@ class Job:
         else:
             error = task.exception()
             if error is not None:  # the invoker turns failures into results; kept for safety
-                text = str(error)
-                what = f"{type(error).__name__}: {text}" if text else type(error).__name__
-                result = ToolResult.failure(f"Tool '{self.tool_name}' failed: {what}", costs)
+                original: BaseException = getattr(error, "original", error)
+                result = ToolResult.failure(f"Tool '{self.tool_name}' failed: {describe(original)}", costs)
                 status = "failed"
             else:
                 result = task.result()
@@ -191,7 +204,10 @@ class Job:
         result = self.result
         if result is None:
             return self.handle()
-        self.delivered = True
+        if not self.delivered:
+            self.delivered = True
+            if self._on_delivered is not None:
+                self._on_delivered(self)
         return _copy(result)
 
     async def wait(self) -> ToolResult:
@@ -222,18 +238,28 @@ class Job:
 class JobRegistry(Mapping[str, Job]):
     """The jobs of one invoker, by id, in start order: ``invoker.jobs`` (see the module docstring).
 
-    ``max_finished``: how many unread finished results are kept; ``max_age``: seconds an
-    unread result is kept after its job finished (None: no age limit).
+    ``max_finished``: how many unread finished results are kept (an int, 0 or more);
+    ``max_age``: seconds an unread result is kept after its job finished (0 or more;
+    None or ``math.inf``: no age limit). Anything else is refused at once.
     """
 
     def __init__(self, *, max_finished: int = 100, max_age: float | None = 3600.0) -> None:
+        given_count = cast(object, max_finished)
+        given_age = cast(object, max_age)
+        if isinstance(given_count, bool) or not isinstance(given_count, int):
+            raise TypeError(f"max_finished must be an int, not {type(given_count).__name__}")
         if max_finished < 0:
             raise ValueError(f"max_finished must be 0 or more, not {max_finished!r}")
-        if max_age is not None and max_age < 0:
-            raise ValueError(f"max_age must be None or 0 or more, not {max_age!r}")
+        if given_age is not None:
+            if isinstance(given_age, bool) or not isinstance(given_age, (int, float)):
+                raise TypeError(f"max_age must be None or a number of seconds, not {type(given_age).__name__}")
+            if not given_age >= 0:  # NaN too
+                raise ValueError(f"max_age must be None or 0 or more, not {given_age!r}")
         self.max_finished = max_finished
         self.max_age = max_age
         self._jobs: dict[str, Job] = {}
+        #: The finished jobs whose result has not been read, oldest-finished first.
+        self._unread: OrderedDict[str, Job] = OrderedDict()
         self._count = 0
         self._closed = False
 
@@ -243,11 +269,11 @@ class JobRegistry(Mapping[str, Job]):
         return self._jobs[job_id]
 
     def __iter__(self) -> Iterator[str]:
-        self._prune()
+        self._expire_all()
         return iter(list(self._jobs))
 
     def __len__(self) -> int:
-        self._prune()
+        self._expire_all()
         return len(self._jobs)
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -260,26 +286,24 @@ class JobRegistry(Mapping[str, Job]):
         """Run ``runner`` as a new job now (on the running loop); the invoker calls this."""
         if self._closed:
             raise RuntimeError("the job registry is closed: its invoker has been shut down")
-        self._prune()
+        self._expire()
         self._count += 1
-        job = Job(f"job-{self._count}", tool, context, runner, self._finished)
+        job = Job(f"job-{self._count}", tool, context, runner, self._finished, self._forget)
         self._jobs[job.id] = job
         return job
 
     def read(self, job_id: str) -> ToolResult:
         """What ``read_job`` answers: the job's handle or final result; unknown id: an error result."""
-        self._prune()
-        job = self._jobs.get(job_id)
+        self._expire()
+        job = self._lookup(job_id)
         if job is None:
             return _unknown(job_id)
-        result = job.read()
-        self._prune()
-        return result
+        return job.read()
 
     async def stop(self, job_id: str) -> ToolResult:
         """What ``stop_job`` answers: the job's handle after stopping it; unknown id: an error result."""
-        self._prune()
-        job = self._jobs.get(job_id)
+        self._expire()
+        job = self._lookup(job_id)
         if job is None:
             return _unknown(job_id)
         return await job.stop()
@@ -291,24 +315,51 @@ class JobRegistry(Mapping[str, Job]):
         if jobs:
             await asyncio.gather(*(job.stop("the invoker was shut down") for job in jobs))
 
-    def _finished(self, job: Job) -> None:
-        self._prune()
+    # -- retention (each step O(1), amortised) ---------------------------------------------------
 
-    def _prune(self) -> None:
-        """Drop read results, expired ones, then the oldest unread beyond ``max_finished``."""
-        kept: list[Job] = []
-        for job in list(self._jobs.values()):
-            if not job.done:
-                continue
-            if job.delivered or (self.max_age is not None and job.age() >= self.max_age):
-                del self._jobs[job.id]
-            else:
-                kept.append(job)
-        excess = len(kept) - self.max_finished
-        if excess > 0:
-            kept.sort(key=lambda j: j.finished_at or 0.0)
-            for job in kept[:excess]:
-                del self._jobs[job.id]
+    def _lookup(self, job_id: object) -> Job | None:
+        """The job, unless it is unknown or its unread result has expired (then it is dropped)."""
+        job = self._jobs.get(job_id) if isinstance(job_id, str) else None
+        if job is not None and job.id in self._unread and self._expired(job):
+            self._forget(job)
+            return None
+        return job
+
+    def _expired(self, job: Job) -> bool:
+        return self.max_age is not None and job.age() >= self.max_age
+
+    def _finished(self, job: Job) -> None:
+        """A job's task ended: keep its result unread, within ``max_finished``."""
+        if job.delivered or self._jobs.get(job.id) is not job:
+            return
+        self._unread[job.id] = job
+        while len(self._unread) > self.max_finished:
+            _, oldest = self._unread.popitem(last=False)
+            self._jobs.pop(oldest.id, None)
+
+    def _forget(self, job: Job) -> None:
+        """Drop a job whose result was read (or expired)."""
+        if self._jobs.get(job.id) is job:
+            del self._jobs[job.id]
+        self._unread.pop(job.id, None)
+
+    def _expire(self) -> None:
+        """Drop the expired results at the oldest end (they finished first)."""
+        if self.max_age is None or self.max_age == math.inf:
+            return
+        unread = self._unread
+        while unread:
+            oldest = next(iter(unread.values()))
+            if not self._expired(oldest):
+                return
+            self._forget(oldest)
+
+    def _expire_all(self) -> None:
+        """Drop every expired result (a listing walks every job anyway)."""
+        self._expire()
+        if self.max_age is not None and self.max_age != math.inf:
+            for job in [j for j in self._unread.values() if self._expired(j)]:
+                self._forget(job)
 
 
 def job_tools(

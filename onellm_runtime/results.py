@@ -7,7 +7,7 @@ from typing import Union
 
 from .context import CostLine
 
-__all__ = ["TextPart", "JsonPart", "Part", "ToolResult"]
+__all__ = ["TextPart", "JsonPart", "ImagePart", "FilePart", "Part", "ToolResult", "describe_part"]
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,32 @@ class JsonPart:
     value: object
 
 
-Part = Union[TextPart, JsonPart]
+@dataclass(frozen=True)
+class ImagePart:
+    """An image a tool returns: its bytes and their media type (``image/png``...)."""
+
+    data: bytes
+    media_type: str
+
+
+@dataclass(frozen=True)
+class FilePart:
+    """A file a tool returns: its bytes, their media type and the file's name (may be empty)."""
+
+    data: bytes
+    media_type: str
+    name: str = ""
+
+
+Part = Union[TextPart, JsonPart, ImagePart, FilePart]
+
+
+def describe_part(part: ImagePart | FilePart) -> str:
+    """The text that stands for an image or a file where only text can be sent."""
+    if isinstance(part, ImagePart):
+        return f"[image: {part.media_type}, {len(part.data)} bytes]"
+    named = f"{part.name}, " if part.name else ""
+    return f"[file: {named}{part.media_type}, {len(part.data)} bytes]"
 
 
 @dataclass
@@ -35,13 +60,16 @@ class ToolResult:
 
     @property
     def text(self) -> str:
-        """The text of the parts, joined; JSON parts are written as compact JSON."""
+        """The text of the parts, joined; JSON parts are written as compact JSON, images and
+        files as their descriptions (``describe_part``)."""
         import json
 
         out: list[str] = []
         for part in self.parts:
             if isinstance(part, TextPart):
                 out.append(part.text)
+            elif isinstance(part, (ImagePart, FilePart)):
+                out.append(describe_part(part))
             else:
                 out.append(json.dumps(part.value, ensure_ascii=False, separators=(",", ":")))
         return "".join(out)

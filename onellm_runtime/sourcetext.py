@@ -60,8 +60,8 @@ class Origin:
     __slots__ = ("owner", "name", "_walk", "_last_values", "_last_members")
 
     def __init__(self, owner: object, name: str) -> None:
-        self.owner = owner
-        self.name = name
+        self.owner: object = owner
+        self.name: str = name
         self._walk: _Walk | None = None
         self._last_values: dict[frozenset[tuple[type, object]], Values] = {}
         self._last_members: list[Values] = []

@@ -70,7 +70,7 @@ class ToolDefinitionError(TypeError):
 
     def __init__(self, findings: list[diagnostics.Diagnostic]) -> None:
         self.diagnostics = findings
-        self.code = findings[0].code
+        self.code: str = findings[0].code
         super().__init__("\n".join(f"{d.message}  [{d.code}]" for d in findings))
 
 
@@ -152,14 +152,14 @@ class _Options:
             raise ValueError(f"invocation_mode must be 'wait' or 'model_choice', not {invocation_mode!r}")
         if timeout_seconds < 0:
             raise ValueError(f"timeout_seconds must be 0 (none) or more, not {timeout_seconds!r}")
-        self.name = name
-        self.description = description
-        self.ends_loop = ends_loop
-        self.requires_approval = requires_approval
-        self.parallel_safe = parallel_safe
-        self.timeout_seconds = timeout_seconds
-        self.naming = naming
-        self.invocation_mode = invocation_mode
+        self.name: str | None = name
+        self.description: str | None = description
+        self.ends_loop: bool = ends_loop
+        self.requires_approval: bool = requires_approval
+        self.parallel_safe: bool = parallel_safe
+        self.timeout_seconds: float = timeout_seconds
+        self.naming: str | None = naming
+        self.invocation_mode: str = invocation_mode
 
 
 #: The options of ``Tool.create(fn)`` and a bare ``@tool``, made once (options are never
@@ -236,7 +236,7 @@ class Tool(Generic[P, R]):
             self.is_async = bool(inner is not None and inner.co_flags & 0x80)
         self.__wrapped__ = fn
         self.__doc__ = getattr(self._described, "__doc__", None)
-        self.__name__ = getattr(fn, "__name__", "tool")
+        self.__name__: str = getattr(fn, "__name__", "tool")
         self.__qualname__ = getattr(fn, "__qualname__", self.__name__)
         self.__module__ = getattr(fn, "__module__", __name__)
 
@@ -381,8 +381,14 @@ class Tool(Generic[P, R]):
     def bind(self, arguments: str | bytes | Mapping[str, object], provider: str | None = None) -> dict[str, object]:
         """Strictly bind a model's arguments; the keyword arguments to call the function with.
 
-        Raises ``ArgumentError`` (with ``.path``) when the arguments do not fit the schema.
+        Raises ``ArgumentError`` (with ``.path``) when the arguments do not fit the schema,
+        and ``ValueError`` at once for a ``provider`` other than None, "openai", "anthropic",
+        "gemini" or "mcp".
         """
+        if provider is not None:
+            from .provider_names import check_provider
+
+            check_provider(provider)
         binder = self._binder
         if binder is None:
             from .binding import compile_binder
@@ -627,4 +633,4 @@ class _ToolDecorator:
         return _ToolFactory(options)
 
 
-tool = _ToolDecorator()
+tool: _ToolDecorator = _ToolDecorator()

@@ -51,7 +51,7 @@ from .model import (
     UnionType,
     Unsupported,
 )
-from .results import JsonPart, TextPart, ToolResult
+from .results import FilePart, ImagePart, JsonPart, TextPart, ToolResult
 from .types import CharMarker, JsonMarker, SizedInt
 
 if typing.TYPE_CHECKING:
@@ -97,7 +97,7 @@ _TD_WRAPPERS: set[object] = {
 }
 _REQUIRED: set[object] = {getattr(m, "Required") for m in (typing, typing_extensions) if hasattr(m, "Required")}
 _NOT_REQUIRED: set[object] = {getattr(m, "NotRequired") for m in (typing, typing_extensions) if hasattr(m, "NotRequired")}
-_PARTS: set[object] = {TextPart, JsonPart, ToolResult}
+_PARTS: set[object] = {TextPart, JsonPart, ImagePart, FilePart, ToolResult}
 _CALLABLE: object = abc.Callable
 
 
@@ -888,6 +888,8 @@ def _param(fn: Any, name: str, hints: Mapping[str, Any], default: Default) -> Pa
     if name not in hints:
         return Param(name, Unsupported("missing"), "normal", default)
     tp = hints[name]
+    if typing.get_origin(tp) is ToolContext:  # ToolContext[Deps]: the services' type is the caller's
+        tp = ToolContext
     if tp is ToolContext or tp is CancellationToken:
         return Param(name, Unsupported("other"), _context_kind(tp) or "normal", default)
     hit = _ANNOTATIONS.get(id(tp))  # lower_type's cache, looked up here: most parameters hit it

@@ -1,7 +1,7 @@
-"""Generated signatures (issue 8): static and runtime agree on a few hundred random tool modules.
+"""Generated signatures: static and runtime agree on a few hundred random tool modules.
 
-The bounded mode of ``benchmarks/generated_differential.py``: two halves of one seeded run
-(one mypy run each, so xdist can put them on two cores), each compared three ways: the
+The bounded mode of ``benchmarks/generated_differential.py``: four slices of one seeded run
+(one mypy run each, so xdist can spread them over the cores), each compared three ways: the
 runtime against the contract (the generator's expectation), mypy with the plugin against
 the contract and the runtime, and ``Tool.bind`` against the ``jsonschema`` reference on
 hypothesis-drawn documents. The smaller tests below check that the harness can fail.
@@ -21,10 +21,11 @@ from gen import generator, harness
 
 SEED = 20261129
 MODULES = 200
-HALVES = [(0, MODULES // 2), (MODULES // 2, MODULES)]
+PARTS = 4
+SLICES = [(MODULES * k // PARTS, MODULES * (k + 1) // PARTS) for k in range(PARTS)]
 
 
-@pytest.mark.parametrize("lo,hi", HALVES, ids=["first-half", "second-half"])
+@pytest.mark.parametrize("lo,hi", SLICES, ids=[f"part-{k + 1}-of-{PARTS}" for k in range(PARTS)])
 def test_generated_modules_agree(lo: int, hi: int, tmp_path: Path) -> None:
     assert harness.static_available(), "onellm_mypy.extract is needed for the static side"
     report = harness.run_batch(SEED, range(lo, hi), tmp_path, examples=3)

@@ -54,7 +54,7 @@ def no_other_tasks() -> bool:
 
 
 UNKNOWN = (
-    "Unknown job '{}'. A finished job is forgotten once its result has been read, and an unread result expires."
+    'Unknown job "{}". A finished job is forgotten once its result has been read, and an unread result expires.'
 )
 
 

@@ -2,12 +2,12 @@
 ``provider=``, to the same call as its canonical form (PROVIDERS.md, rule 5).
 
 For every tool (``test-data/valid_*.py`` and the provider tests' own set) and every converted
-schema, hypothesis-jsonschema generates values from the *converted* schema. A reference
-written here from the schemas alone (``canonical_form``, independent of the package's
-decoder) rewrites each value into the canonical form: entries lists back into objects, and
-(OpenAI) a null for an optional, non-nullable property dropped. Then ``tool.bind(value,
-provider=p)`` and ``tool.bind(canonical)`` must agree: the same keyword arguments, or both
-an ``ArgumentError``.
+schema, ``schema_strategy.from_schema`` generates values from the *converted* schema (Gemini's
+OpenAPI form read as that dialect). A reference written here from the schemas alone
+(``canonical_form``, independent of the package's decoder) rewrites each value into the
+canonical form: entries lists back into objects, and (OpenAI) a null for an optional,
+non-nullable property dropped. Then ``tool.bind(value, provider=p)`` and
+``tool.bind(canonical)`` must agree: the same keyword arguments, or both an ``ArgumentError``.
 
 Principled exceptions, none of which is skipped: a constraint the provider cannot read (a
 range under Anthropic strict, ``uniqueItems`` under OpenAI, a pattern under Gemini's JSON
@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis_jsonschema import from_schema
 from provider_corpus import IDS, TOOLS
+from schema_strategy import from_schema
 
 from onellm_runtime import ArgumentError, Tool
 from onellm_runtime.providers import ProviderError, anthropic_tool, gemini_tool, openai_tool
@@ -88,28 +88,6 @@ def canonical_form(value: Any, node: Schema, openai: bool) -> Any:
     return value
 
 
-def json_schema_of_openapi(node: Schema) -> Schema:
-    """Gemini's OpenAPI ``Schema`` read back as the JSON Schema it means (to generate from)."""
-    nullable = node.get("nullable", False)
-    out: Schema = {}
-    if "type" in node:
-        t = node["type"].lower()
-        out["type"] = [t, "null"] if nullable else t
-    for k in ("format", "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "required"):
-        if k in node:
-            out[k] = node[k]
-    if "enum" in node:
-        out["enum"] = [*node["enum"], None] if nullable else list(node["enum"])
-    if "items" in node:
-        out["items"] = json_schema_of_openapi(node["items"])
-    if "properties" in node:
-        out["properties"] = {k: json_schema_of_openapi(v) for k, v in node["properties"].items()}
-        out["additionalProperties"] = False
-    if "anyOf" in node:
-        out["anyOf"] = [json_schema_of_openapi(b) for b in node["anyOf"]] + ([{"type": "null"}] if nullable else [])
-    return out
-
-
 def _bind(t: Tool[..., Any], arguments: Any, provider: str | None) -> Any:
     try:
         return ("bound", t.bind(arguments, provider=provider))
@@ -117,26 +95,28 @@ def _bind(t: Tool[..., Any], arguments: Any, provider: str | None) -> Any:
         return ("refused",)
 
 
-def _converted(t: Tool[..., Any]) -> list[tuple[str, Schema]]:
-    """(provider, schema the model sees) for every adapter that changes what may be sent."""
+def _converted(t: Tool[..., Any]) -> list[tuple[str, str, Schema]]:
+    """(provider, dialect, schema the model sees) for every adapter that changes what may be sent."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         out = [
-            ("openai", openai_tool(t)["parameters"]),
-            ("anthropic", anthropic_tool(t)["input_schema"]),
-            ("gemini", gemini_tool(t).get("parametersJsonSchema", t.input_schema)),
+            ("openai", "json_schema", openai_tool(t)["parameters"]),
+            ("anthropic", "json_schema", anthropic_tool(t)["input_schema"]),
+            ("gemini", "json_schema", gemini_tool(t).get("parametersJsonSchema", t.input_schema)),
         ]
         try:
             params = gemini_tool(t, form="openapi").get("parameters")
         except ProviderError:
             params = None
         if params is not None:
-            out.append(("gemini", json_schema_of_openapi(params)))
+            out.append(("gemini", "openapi", params))
     return out
 
 
 def _strategy(t: Tool[..., Any]) -> st.SearchStrategy[tuple[str, Any]]:
-    return st.one_of([from_schema(schema).map(lambda v, p=provider: (p, v)) for provider, schema in _converted(t)])
+    return st.one_of(
+        [from_schema(schema, dialect=d).map(lambda v, p=provider: (p, v)) for provider, d, schema in _converted(t)]
+    )
 
 
 @pytest.mark.parametrize("t", TOOLS, ids=IDS)

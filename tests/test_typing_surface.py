@@ -30,7 +30,7 @@ def _pyright(target: list[str], config: dict[str, object], tmp_path: Path) -> di
     if exe is None:
         pytest.fail("pyright is not installed: pip install -e '.[dev]'")
     cfg = tmp_path / "pyrightconfig.json"
-    # An editable install is an import hook pyright cannot follow; point it at the tree.
+    # Point pyright at this tree, whatever install the running environment has.
     cfg.write_text(json.dumps({**config, "extraPaths": [str(ROOT)]}))
     proc = subprocess.run(
         [exe, "--outputjson", "-p", str(cfg), *target],

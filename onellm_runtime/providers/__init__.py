@@ -7,6 +7,9 @@ reversibly (read back by ``tool.bind(..., provider=...)``), and only what has no
 is sent non-strict, with a ``ProviderWarning`` that is also kept on the returned
 ``ToolDefinition.warnings``. See ``docs/providers.md``.
 
+``dispatch`` runs the tool calls of a provider's reply and answers them in that API's
+tool-result shape (``docs/loop.md``).
+
 Imported only when used (``import onellm_runtime`` does not import it), and it imports no
 provider SDK.
 """
@@ -18,26 +21,40 @@ from typing import Any, Iterable, Mapping
 from ._anthropic import AnthropicLimits, anthropic_tool, anthropic_tools, check_anthropic_limits
 from ._common import ProviderError, ProviderWarning, ToolDefinition, ToolLike
 from ._decode import PAIR_PROVIDERS, compile_decoder
+from ._dispatch import Approver, Dispatch, DispatchedCall, DispatchProvider, dispatch, unknown_tool_message
 from ._gemini import gemini_tool
 from ._mcp import mcp_structured_content, mcp_tool
 from ._openai import openai_tool
+from ._outputs import MEDIA, anthropic_result, chat_result, gemini_result, mcp_result, responses_result
 
 __all__ = [
     "AnthropicLimits",
+    "Approver",
+    "Dispatch",
+    "DispatchProvider",
+    "DispatchedCall",
+    "MEDIA",
     "PAIR_PROVIDERS",
     "ProviderError",
     "ProviderWarning",
     "ToolDefinition",
     "ToolLike",
+    "anthropic_result",
     "anthropic_tool",
     "anthropic_tools",
+    "chat_result",
     "check_anthropic_limits",
     "compile_decoder",
+    "dispatch",
+    "gemini_result",
     "gemini_tool",
+    "mcp_result",
     "mcp_structured_content",
     "mcp_tool",
     "openai_tool",
     "provider_definitions",
+    "responses_result",
+    "unknown_tool_message",
 ]
 
 PROVIDERS = ("openai", "anthropic", "gemini", "mcp")

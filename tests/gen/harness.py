@@ -10,7 +10,7 @@ Per batch of generated module pairs (``generator.generate_pair``):
   findings at their lines, and the manifest entries of the clean tools;
 - **oracle**: the generator's expectation, written from the contract: the codes, the lines
   they belong on (``# expect:`` comments), and the manifest entry of every valid tool;
-- **payloads**: for each valid tool, argument documents drawn by ``hypothesis-jsonschema``
+- **payloads**: for each valid tool, argument documents drawn by ``tests/schema_strategy``
   from its input schema plus a mutation of each, bound by ``Tool.bind`` and judged by
   ``jsonschema``'s Draft 2020-12 validator (with the contract's readings where JSON Schema
   leaves a keyword open, see ``Reference``): the two verdicts must agree.
@@ -595,8 +595,7 @@ def check_payloads(
 ) -> None:
     """``Tool.bind`` accepts a document exactly when the reference validator does.
 
-    Drawing a document for a large, deeply nested schema can take hypothesis-jsonschema a
-    second or two, so large schemas get fewer examples (at least two).
+    Large, deeply nested schemas make large documents, so they get fewer examples (at least two).
     """
     if len(json.dumps(schema)) > 2500:
         examples = max(2, examples // 2)
@@ -604,7 +603,7 @@ def check_payloads(
     from hypothesis import seed as hseed
     from hypothesis import strategies as st
     from hypothesis.errors import Unsatisfiable
-    from hypothesis_jsonschema import from_schema
+    from schema_strategy import UnsupportedSchema, from_schema
 
     from onellm_runtime.binding import ArgumentError
 
@@ -634,8 +633,8 @@ def check_payloads(
 
     try:
         strategy = from_schema(schema)
-    except Exception as e:  # hypothesis-jsonschema cannot read it: still try mutations of {}
-        report.findings.append(Finding("payload", module, qualname, f"hypothesis-jsonschema refused the schema: {e}"))
+    except UnsupportedSchema as e:  # a keyword outside the vocabulary onellm writes
+        report.findings.append(Finding("payload", module, qualname, f"the schema strategy refused the schema: {e}"))
         return
 
     @hseed(seed)
@@ -652,12 +651,8 @@ def check_payloads(
         verdict(doc)
         verdict(mutate(doc, rnd))
 
-    import warnings
-
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # hypothesis-jsonschema's "overly large repr" of big strategies
-            run()
+        run()
     except Disagree as e:
         report.findings.append(Finding("payload", module, qualname, str(e)))
     except Unsatisfiable:

@@ -6,7 +6,7 @@ Lines marked ``# error`` must be reported; every other line must be clean.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from onellm_runtime import Tool, ToolContext, ToolResult, tool, tools_of
 
@@ -50,6 +50,32 @@ async def use_async() -> ToolResult | None:
     return None
 
 
+@dataclass
+class Deps:
+    """The caller's services, typed end to end through ``ToolContext[Deps]``."""
+
+    rates: dict[str, float]
+
+
+@tool
+def convert(amount: float, currency: str, context: ToolContext[Deps]) -> float:
+    context.progress(1, 1, "looked up")
+    context.log("converted", "debug")
+    return amount * context.services.rates[currency]
+
+
+typed_context = ToolContext(services=Deps({"EUR": 1.1}))
+typed_services: Deps = typed_context.services
+rates: dict[str, float] = typed_context.services.rates
+declared: ToolContext[Deps] = ToolContext("call-1", Deps({}), tool_name="convert")
+untyped_services: Mapping[str, Any] = ToolContext().services
+plain_context: ToolContext = ToolContext(services={"db": object()})
+converted: float = convert(2.0, "EUR", typed_context)
+
+wrong_services: Mapping[str, Any] = typed_context.services  # error
+wrong_rates: dict[str, str] = typed_context.services.rates  # error
+wrong_context: float = convert(2.0, "EUR", ToolContext(services={"EUR": 1.1}))  # error
+typed_context.log("x", "loud")  # error
 wrong_type: int = add("1", 2)  # error
 wrong_arity: int = add(1, 2, 3)  # error
 wrong_result: str = add(1)  # error

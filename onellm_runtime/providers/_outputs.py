@@ -1,0 +1,211 @@
+"""A ``ToolResult`` written as each API's tool-result item (plain JSON-ready dicts).
+
+Text and JSON parts become text everywhere (JSON as compact JSON). An image or a file goes
+into the item where that API's request type has a place for it; elsewhere it is replaced
+by its description (``describe_part``) and a warning says so. Which API takes which media
+is the table ``MEDIA`` (its sources: docs/providers.md, "Tool results").
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Tuple, Union
+from urllib.parse import quote
+
+from ..results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult, describe_part
+
+if TYPE_CHECKING:
+    from ..tool import Tool
+
+__all__ = [
+    "Item",
+    "MEDIA",
+    "anthropic_result",
+    "chat_result",
+    "gemini_result",
+    "mcp_result",
+    "responses_result",
+]
+
+Item = Dict[str, Any]
+Media = Union[ImagePart, FilePart]
+#: A writer's answer: the item, and the warnings for media it could not carry.
+Written = Tuple[Item, List[str]]
+
+_WEB_IMAGES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+
+#: Which media types each API's tool result can carry: a media type -> carried or not.
+MEDIA: dict[str, Callable[[Media], bool]] = {
+    "openai": lambda p: isinstance(p, FilePart) or p.media_type in _WEB_IMAGES,
+    "openai-chat": lambda p: False,
+    "anthropic": lambda p: (p.media_type in _WEB_IMAGES)
+    if isinstance(p, ImagePart)
+    else p.media_type in ("application/pdf", "text/plain") and _plain_text_ok(p),
+    "gemini": lambda p: p.media_type in ("image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"),
+    "mcp": lambda p: True,
+}
+
+_API_NAMES = {
+    "openai": "OpenAI Responses function_call_output",
+    "openai-chat": "Chat Completions tool messages",
+    "anthropic": "Anthropic tool_result",
+    "gemini": "Gemini functionResponse",
+    "mcp": "MCP CallToolResult",
+}
+
+
+def _plain_text_ok(part: FilePart) -> bool:
+    if part.media_type != "text/plain":
+        return True
+    try:
+        part.data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _data_url(part: Media) -> str:
+    return f"data:{part.media_type};base64,{_b64(part.data)}"
+
+
+def _text(part: TextPart | JsonPart) -> str:
+    if isinstance(part, TextPart):
+        return part.text
+    return json.dumps(part.value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _sorted(provider: str, tool_name: str, parts: list[Part]) -> tuple[list[Part], list[str]]:
+    """The parts with every medium ``provider`` cannot carry replaced by its description."""
+    carried = MEDIA[provider]
+    out: list[Part] = []
+    warnings: list[str] = []
+    for part in parts:
+        if isinstance(part, (ImagePart, FilePart)) and not carried(part):
+            what = describe_part(part)
+            warnings.append(
+                f"Tool '{tool_name}': {_API_NAMES[provider]} cannot carry {part.media_type}; "
+                f"sent as the text {what}."
+            )
+            out.append(TextPart(what))
+        else:
+            out.append(part)
+    return out, warnings
+
+
+def _joined(parts: list[Part]) -> str:
+    return "".join(describe_part(p) if isinstance(p, (ImagePart, FilePart)) else _text(p) for p in parts)
+
+
+def responses_result(call_id: str, result: ToolResult, tool_name: str) -> Written:
+    """A ``function_call_output`` input item: a string, or a list of input_text/input_image/input_file."""
+    parts, warnings = _sorted("openai", tool_name, result.parts)
+    output: str | list[Item]
+    if not any(isinstance(p, (ImagePart, FilePart)) for p in parts):
+        output = _joined(parts)
+    else:
+        output = []
+        for p in parts:
+            if isinstance(p, ImagePart):
+                output.append({"type": "input_image", "image_url": _data_url(p)})
+            elif isinstance(p, FilePart):
+                output.append({"type": "input_file", "file_data": _data_url(p), "filename": p.name or "file"})
+            else:
+                output.append({"type": "input_text", "text": _text(p)})
+    return {"type": "function_call_output", "call_id": call_id, "output": output}, warnings
+
+
+def chat_result(call_id: str, result: ToolResult, tool_name: str) -> Written:
+    """A ``role: "tool"`` message (Chat Completions carries text only)."""
+    parts, warnings = _sorted("openai-chat", tool_name, result.parts)
+    return {"role": "tool", "tool_call_id": call_id, "content": _joined(parts)}, warnings
+
+
+def _anthropic_block(part: Part) -> Item | None:
+    if isinstance(part, ImagePart):
+        return {"type": "image", "source": {"type": "base64", "media_type": part.media_type, "data": _b64(part.data)}}
+    if isinstance(part, FilePart):
+        if part.media_type == "application/pdf":
+            source: Item = {"type": "base64", "media_type": "application/pdf", "data": _b64(part.data)}
+        else:
+            source = {"type": "text", "media_type": "text/plain", "data": part.data.decode("utf-8")}
+        block: Item = {"type": "document", "source": source}
+        if part.name:
+            block["title"] = part.name
+        return block
+    text = _text(part)
+    return {"type": "text", "text": text} if text else None
+
+
+def anthropic_result(call_id: str, result: ToolResult, tool_name: str) -> Written:
+    """A ``tool_result`` content block with ``is_error``; images and documents as blocks."""
+    parts, warnings = _sorted("anthropic", tool_name, result.parts)
+    item: Item = {"type": "tool_result", "tool_use_id": call_id}
+    if any(isinstance(p, (ImagePart, FilePart)) for p in parts):
+        item["content"] = [b for b in map(_anthropic_block, parts) if b is not None]
+    else:
+        text = _joined(parts)
+        if text:  # an empty text block is refused; no content at all is not
+            item["content"] = text
+    item["is_error"] = result.is_error
+    return item, warnings
+
+
+def gemini_result(call_id: str, name: str, result: ToolResult, tool_name: str) -> Written:
+    """A ``functionResponse`` part: ``response`` is ``{"output": ...}`` or ``{"error": ...}``,
+    media go into its ``parts`` as ``inlineData``."""
+    parts, warnings = _sorted("gemini", tool_name, result.parts)
+    response: Item
+    if result.is_error:
+        response = {"error": _joined(parts)}
+    elif len(parts) == 1 and isinstance(parts[0], JsonPart):
+        response = {"output": parts[0].value}
+    else:
+        response = {"output": _joined(parts)}
+    body: Item = {}
+    if call_id:
+        body["id"] = call_id
+    body["name"] = name
+    body["response"] = response
+    media: list[Item] = []
+    for p in parts:
+        if isinstance(p, (ImagePart, FilePart)):
+            blob: Item = {"mimeType": p.media_type, "data": _b64(p.data)}
+            if isinstance(p, FilePart) and p.name:
+                blob["displayName"] = p.name
+            media.append({"inlineData": blob})
+    if media:
+        body["parts"] = media
+    return {"functionResponse": body}, warnings
+
+
+def _mcp_block(part: Part, index: int) -> Item:
+    if isinstance(part, ImagePart):
+        return {"type": "image", "data": _b64(part.data), "mimeType": part.media_type}
+    if isinstance(part, FilePart):
+        if part.media_type.startswith("audio/"):
+            return {"type": "audio", "data": _b64(part.data), "mimeType": part.media_type}
+        uri = "file:///" + quote(part.name or f"part-{index}")
+        return {"type": "resource", "resource": {"uri": uri, "mimeType": part.media_type, "blob": _b64(part.data)}}
+    return {"type": "text", "text": _text(part)}
+
+
+def mcp_result(result: ToolResult, tool: Tool[..., Any] | None = None) -> Item:
+    """A ``CallToolResult``: every part a content block, ``isError``, and ``structuredContent``
+    for a tool with an output schema whose result is one JSON part."""
+    from ._mcp import mcp_structured_content
+
+    item: Item = {"content": [_mcp_block(p, i) for i, p in enumerate(result.parts)], "isError": result.is_error}
+    if (
+        tool is not None
+        and tool.output_schema is not None
+        and not result.is_error
+        and len(result.parts) == 1
+        and isinstance(result.parts[0], JsonPart)
+    ):
+        item["structuredContent"] = mcp_structured_content(tool, result.parts[0].value)
+    return item

@@ -1,0 +1,158 @@
+"""The plugin reads the text mypy checks, not the file on disk.
+
+Editors check an unsaved buffer with ``mypy --shadow-file SOURCE SHADOW`` (pylsp-mypy's live
+mode, flycheck, ALE): mypy reads SHADOW and reports under SOURCE's name, so the plugin must
+read SHADOW too, or its findings land on the saved file's lines (or vanish). ``mypy -c`` has
+no file at all. ``follow_imports = skip`` would hide ``tool`` itself. Each row runs real mypy
+(or the daemon) and compares its output lines exactly.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SAVED = """\
+from typing import Any
+
+from onellm_runtime import tool
+
+
+@tool
+def remember(key: str, value: Any) -> str:
+    return key
+"""
+
+# The buffer as the editor holds it: two lines added on top, and a second tool not yet saved.
+BUFFER = """\
+# notes
+# more notes
+from typing import Annotated, Any
+
+from onellm_runtime import Range, tool
+
+
+@tool
+def remember(key: str, value: Any) -> str:
+    return key
+
+
+@tool
+def page(n: Annotated[int, Range(9, 5)]) -> str:
+    return ""
+"""
+
+MODELS = """\
+from dataclasses import dataclass
+
+
+@dataclass
+class Item:
+    name: str
+"""
+
+USES_MODELS = """\
+from models import Item
+
+from onellm_runtime import tool
+
+
+@tool
+def add(item: Item) -> str:
+    return item.name
+"""
+
+ANY = "Tool 'remember': Parameter 'value': 'Any' has no schema; use a concrete type, or JsonValue to accept any JSON value  [OLT002]"
+RANGE = "Tool 'page': Parameter 'n': Range(9, 5) has its minimum above its maximum; swap the bounds  [OLT013]"
+UNFOLLOWED = (
+    "note: Tool 'add' was not checked (Item comes from a module mypy does not follow); "
+    "OLT001-OLT015 were skipped for it"
+)
+
+
+def _project(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text(SAVED)
+    (tmp_path / "buffer.py").write_text(BUFFER)
+    (tmp_path / "models.py").write_text(MODELS)
+    (tmp_path / "uses.py").write_text(USES_MODELS)
+    (tmp_path / "mypy.ini").write_text(f"[mypy]\nplugins = onellm_mypy\nmypy_path = {ROOT}\nshow_column_numbers = True\n")
+
+
+def _lines(out: str) -> list[str]:
+    return [line for line in out.splitlines() if not line.startswith(("Found ", "Success:", "Daemon "))]
+
+
+def _mypy(tmp_path: Path, *args: str) -> list[str]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--cache-dir", ".cache", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    return _lines(proc.stdout)
+
+
+CASES = [
+    pytest.param(["app.py"], [f"app.py:7:24: error: {ANY}"], id="saved file"),
+    pytest.param(
+        ["--shadow-file", "app.py", "buffer.py", "app.py"],
+        [f"app.py:9:24: error: {ANY}", f"app.py:14:10: error: {RANGE}"],
+        id="shadow file: the unsaved buffer's lines",
+    ),
+    pytest.param(["-c", SAVED], [f"<string>:7:24: error: {ANY}"], id="mypy -c"),
+    pytest.param(
+        ["--follow-imports=skip", "app.py", "uses.py"],
+        [f"uses.py:6:2: {UNFOLLOWED}", f"app.py:7:24: error: {ANY}"],
+        id="follow_imports=skip",
+    ),
+    pytest.param(
+        ["--follow-imports=skip", "--disable-error-code", "onellm-unchecked", "uses.py"], [], id="the note disabled"
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "expected"), CASES)
+def test_findings_are_read_from_the_text_mypy_checks(tmp_path: Path, args: list[str], expected: list[str]) -> None:
+    _project(tmp_path)
+    assert _mypy(tmp_path, "--no-incremental", *args) == expected
+
+
+def test_a_warm_cache_follows_the_buffer_and_back(tmp_path: Path) -> None:
+    """An editor's live mode keeps a cache: saved, then buffer, then saved again."""
+    _project(tmp_path)
+    assert _mypy(tmp_path, "app.py") == [f"app.py:7:24: error: {ANY}"]
+    assert _mypy(tmp_path, "--shadow-file", "app.py", "buffer.py", "app.py") == [
+        f"app.py:9:24: error: {ANY}",
+        f"app.py:14:10: error: {RANGE}",
+    ]
+    assert _mypy(tmp_path, "app.py") == [f"app.py:7:24: error: {ANY}"]
+
+
+def test_the_daemon_with_follow_imports_skip_reports_what_it_can(tmp_path: Path) -> None:
+    _project(tmp_path)
+    status = tmp_path / "dmypy.json"
+
+    def dmypy(*command: str) -> list[str]:
+        proc = subprocess.run(
+            [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status), *command],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        return _lines(proc.stdout + proc.stderr)
+
+    try:
+        args = ["--config-file", "mypy.ini", "--follow-imports=skip", "app.py", "uses.py"]
+        expected = [f"uses.py:6:2: {UNFOLLOWED}", f"app.py:7:24: error: {ANY}"]
+        assert sorted(dmypy("run", "--", *args)) == sorted(expected)
+        assert sorted(dmypy("run", "--", *args)) == sorted(expected)
+    finally:
+        dmypy("kill")

@@ -1,0 +1,407 @@
+"""``dispatch``: recorded replies in, each API's tool-result items out, refereed by the SDKs.
+
+Every recorded reply (``provider_replies``) must parse with the SDK's response type; every
+item ``dispatch`` writes must validate as the SDK's request type (pydantic over the SDK's
+TypedDicts; Gemini's and MCP's models forbid or keep unknown fields, so they are compared
+after a round trip too). The expected items are written out by hand, per API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import provider_replies as rec
+import pytest
+from anthropic.types import Message, MessageParam, ToolResultBlockParam
+from google.genai import types as genai
+from mcp_types import CallToolRequestParams, CallToolResult
+from openai.types.chat import ChatCompletion, ChatCompletionMessageParam, ChatCompletionToolMessageParam
+from openai.types.responses import Response, ResponseInputParam
+from openai.types.responses.response_input_item_param import FunctionCallOutput
+from pydantic import TypeAdapter
+
+from onellm_runtime import FilePart, ImagePart, TextPart, ToolContext, ToolInvoker, ToolResult, tool
+from onellm_runtime.context import ToolEvent
+from onellm_runtime.providers import Dispatch, ProviderWarning, dispatch
+
+PROVIDERS = ["openai", "openai-chat", "anthropic", "gemini"]
+
+RESPONSE_TYPES: dict[str, Callable[[dict[str, Any]], object]] = {
+    "openai": Response.model_validate,
+    "openai-chat": ChatCompletion.model_validate,
+    "anthropic": Message.model_validate,
+    "gemini": lambda r: genai.GenerateContentResponse.model_validate_json(json.dumps(r)),
+}
+
+
+def _materialized(value: Any) -> Any:
+    """Pydantic validates ``Iterable[X]`` fields lazily: walk them so every item is checked."""
+    if isinstance(value, dict):
+        return {k: _materialized(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) or isinstance(value, Iterator) or type(value).__name__ == "ValidatorIterator":
+        return [_materialized(v) for v in value]
+    return value
+
+
+def _typed_dict(adapter: TypeAdapter[Any], item: Any) -> None:
+    """Valid as the TypedDict, and nothing dropped (a TypedDict ignores unknown keys)."""
+    assert _materialized(adapter.validate_python(item)) == item
+
+
+RESULT_TYPES: dict[str, Callable[[Any], None]] = {
+    "openai": lambda item: _typed_dict(TypeAdapter(FunctionCallOutput), item),
+    "openai-chat": lambda item: _typed_dict(TypeAdapter(ChatCompletionToolMessageParam), item),
+    "anthropic": lambda item: _typed_dict(TypeAdapter(ToolResultBlockParam), item),
+    "gemini": lambda item: _same_model(genai.Part, item),
+    "mcp": lambda item: _same_model(CallToolResult, item, ignore=("resultType",)),
+}
+
+
+def _same_model(model: Any, item: Any, ignore: tuple[str, ...] = ()) -> None:
+    parsed = model.model_validate_json(json.dumps(item))
+    dumped = parsed.model_dump(mode="json", by_alias=True, exclude_none=True)
+    assert {k: v for k, v in dumped.items() if k not in ignore} == item
+
+
+def _next_request(provider: str, reply: dict[str, Any], items: list[dict[str, Any]]) -> None:
+    """The whole next request holding the reply and the answers validates too."""
+    if provider == "openai":
+        _typed_dict(TypeAdapter(ResponseInputParam), [*reply["output"], *items])
+    elif provider == "openai-chat":
+        message = {k: v for k, v in reply["choices"][0]["message"].items() if v is not None}
+        TypeAdapter(list[ChatCompletionMessageParam]).validate_python([message, *items])
+    elif provider == "anthropic":
+        _typed_dict(TypeAdapter(MessageParam), {"role": "user", "content": items})
+    else:
+        genai.Content.model_validate_json(json.dumps({"role": "user", "parts": items}))
+
+
+#: The item each API answers a call with: (call's index in the reply, text, is_error) -> item.
+def _expected(provider: str, calls: list[tuple[str, str, dict[str, Any]]], texts: list[str], errors: list[bool]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for (cid, name, _), text, error in zip(calls, texts, errors):
+        if provider == "openai":
+            out.append({"type": "function_call_output", "call_id": cid, "output": text})
+        elif provider == "openai-chat":
+            out.append({"role": "tool", "tool_call_id": cid, "content": text})
+        elif provider == "anthropic":
+            out.append({"type": "tool_result", "tool_use_id": f"toolu_0{cid[-1]}", "content": text, "is_error": error})
+        else:
+            out.append({"functionResponse": {"id": cid, "name": name, "response": {"error" if error else "output": text}}})
+    return out
+
+
+def _run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize(
+    ("calls", "texts", "errors"),
+    [([], [], []), (rec.ONE, rec.ONE_TEXTS, [False]), (rec.THREE, rec.THREE_TEXTS, rec.THREE_ERRORS)],
+    ids=["0-calls", "1-call", "3-calls"],
+)
+def test_recorded_replies(provider: str, calls: Any, texts: list[str], errors: list[bool]) -> None:
+    reply = rec.WRITERS[provider](calls)
+    parsed = RESPONSE_TYPES[provider](reply)  # the recording has the API's shape
+    done: Dispatch = _run(dispatch(provider, reply, rec.TOOLS))  # type: ignore[arg-type]
+    expected = _expected(provider, calls, texts, errors)
+    assert done.items == expected
+    assert [r.is_error for r in done.results] == errors
+    assert [c.name for c in done.calls] == [name for _, name, _ in calls]
+    assert done.done is (not calls) and done.ends_loop is False and done.jobs == [] and done.warnings == []
+    for item in done.items:
+        RESULT_TYPES[provider](item)
+    if calls:
+        _next_request(provider, reply, done.items)
+    from_sdk: Dispatch = _run(dispatch(provider, parsed, rec.TOOLS))  # type: ignore[arg-type]
+    assert from_sdk.items == expected  # the SDK's object reads as its JSON does
+
+
+def test_openai_strict_null_reads_as_omitted() -> None:
+    """Responses tools are strict, so an optional parameter comes back null: the default applies."""
+    reply = rec.responses([("call_1", "weather", {"city": "Paris", "days": None})])
+    done = _run(dispatch("openai", reply, rec.TOOLS))
+    assert done.items == [{"type": "function_call_output", "call_id": "call_1", "output": "Paris: sunny for 1 day(s)"}]
+
+
+def test_arguments_that_are_not_json() -> None:
+    reply = rec.responses([])
+    reply["output"] = [{"type": "function_call", "id": "fc_1", "call_id": "c", "name": "weather", "arguments": "{city"}]
+    done = _run(dispatch("openai", reply, rec.TOOLS))
+    assert done.results[0].is_error
+    assert done.items[0]["output"].startswith("Arguments are not valid JSON: ")
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        ({"name": "weather", "arguments": {"city": "Rome"}},
+         {"content": [{"type": "text", "text": "Rome: sunny for 1 day(s)"}], "isError": False}),
+        ({"name": "weather", "arguments": {"city": "Rome", "days": 0}},
+         {"content": [{"type": "text", "text": "Argument 'days' must be between 1 and 7, got 0."}], "isError": True}),
+        ({"name": "forecast", "arguments": {}},
+         {"content": [{"type": "text", "text": "Unknown tool 'forecast'; the tools are: weather, explode."}], "isError": True}),
+        ({"params": {"name": "explode", "arguments": {"reason": "x"}}},
+         {"content": [{"type": "text", "text": "Tool 'explode' failed: RuntimeError: x"}], "isError": True}),
+    ],
+    ids=["ok", "bad-arguments", "unknown", "raises"],
+)
+def test_mcp_call(call: dict[str, Any], expected: dict[str, Any]) -> None:
+    CallToolRequestParams.model_validate(call.get("params", call))  # the request has the protocol's shape
+    done = _run(dispatch("mcp", call, rec.TOOLS))
+    assert done.items == [expected]
+    RESULT_TYPES["mcp"](expected)
+
+
+@tool
+def area(width: int, height: int) -> dict[str, int]:
+    return {"area": width * height}
+
+
+def test_mcp_structured_content() -> None:
+    done = _run(dispatch("mcp", {"name": "area", "arguments": {"width": 2, "height": 3}}, [area]))
+    assert done.items == [
+        {"content": [{"type": "text", "text": '{"area":6}'}], "isError": False, "structuredContent": {"area": 6}}
+    ]
+    RESULT_TYPES["mcp"](done.items[0])
+
+
+# -- order, approval, background jobs, ends_loop ------------------------------------------
+
+
+def test_parallel_safe_calls_overlap_and_others_run_alone() -> None:
+    log: list[str] = []
+
+    @tool
+    async def fetch(url: str) -> str:
+        log.append(f"start {url}")
+        await asyncio.sleep(0)
+        log.append(f"end {url}")
+        return url
+
+    @tool(parallel_safe=False)
+    async def write(path: str) -> str:
+        log.append(f"write {path}")
+        return path
+
+    reply = rec.anthropic([("c1", "fetch", {"url": "a"}), ("c2", "fetch", {"url": "b"}),
+                           ("c3", "write", {"path": "p"}), ("c4", "fetch", {"url": "c"})])
+    done = _run(dispatch("anthropic", reply, [fetch, write]))
+    assert log == ["start a", "start b", "end a", "end b", "write p", "start c", "end c"]
+    assert [i["content"] for i in done.items] == ["a", "b", "p", "c"]
+
+
+@tool(requires_approval=True)
+def delete(path: str) -> str:
+    return f"deleted {path}"
+
+
+@pytest.mark.parametrize(
+    ("approve", "text"),
+    [
+        (None, "Tool 'delete' requires approval."),
+        (lambda call: False, "Tool 'delete' requires approval."),
+        (lambda call: call.arguments == {"path": "/tmp/x"}, "deleted /tmp/x"),
+    ],
+    ids=["no-callback", "refused", "approved"],
+)
+def test_approval(approve: Any, text: str) -> None:
+    reply = rec.gemini([("c1", "delete", {"path": "/tmp/x"})])
+    done = _run(dispatch("gemini", reply, [delete], approve=approve))
+    assert done.results[0].text == text
+
+
+def test_async_approval_sees_the_call() -> None:
+    seen: list[tuple[str, str, object]] = []
+
+    async def approve(call: Any) -> bool:
+        seen.append((call.id, call.name, call.arguments))
+        return True
+
+    reply = rec.chat([("c1", "delete", {"path": "a"}), ("c2", "weather", {"city": "Oslo"})])
+    done = _run(dispatch("openai-chat", reply, [delete, *rec.TOOLS], approve=approve))
+    assert seen == [("c1", "delete", '{"path": "a"}')]  # asked only for the tool that requires it
+    assert [r.text for r in done.results] == ["deleted a", "Oslo: sunny for 1 day(s)"]
+
+
+@dataclass
+class Answer:
+    answer: str
+    confidence: float
+
+
+@tool(ends_loop=True)
+def final_answer(answer: str, confidence: float) -> Answer:
+    return Answer(answer, confidence)
+
+
+def test_ends_loop_surfaces() -> None:
+    reply = rec.responses([("c1", "weather", {"city": "Oslo", "days": None}),
+                           ("c2", "final_answer", {"answer": "sunny", "confidence": 0.9})])
+    done = _run(dispatch("openai", reply, [*rec.TOOLS, final_answer]))
+    assert done.ends_loop and done.done
+    assert done.final is not None and done.final.typed_result == Answer("sunny", 0.9)
+
+
+def test_a_failed_ends_loop_call_does_not_end_the_loop() -> None:
+    reply = rec.responses([("c1", "final_answer", {"answer": "sunny"})])
+    done = _run(dispatch("openai", reply, [final_answer]))
+    assert not done.ends_loop and not done.done
+    assert done.items[0]["output"] == "Argument 'confidence' is required."
+
+
+@tool(invocation_mode="model_choice")
+async def build(target: str) -> str:
+    await asyncio.sleep(0)
+    return f"built {target}"
+
+
+def test_background_job_surfaces() -> None:
+    async def scenario() -> tuple[Dispatch, ToolResult]:
+        async with ToolInvoker() as invoker:
+            reply = rec.anthropic([("c1", "build", {"target": "docs", "invocationMode": "background"})])
+            done = await dispatch("anthropic", reply, [build], invoker=invoker)
+            return done, await done.jobs[0].wait()
+
+    done, finished = _run(scenario())
+    assert done.items == [{"type": "tool_result", "tool_use_id": "toolu_01",
+                           "content": '{"job":"job-1","status":"running"}', "is_error": False}]
+    assert [j.id for j in done.jobs] == ["job-1"]
+    assert finished.text == "built docs"
+
+
+def test_events_reach_the_subscriber() -> None:
+    @tool
+    def crawl(pages: int, context: ToolContext) -> str:
+        for i in range(1, pages + 1):
+            context.progress(i, pages, f"page {i}")
+        context.log("crawled", "warning")
+        return "ok"
+
+    events: list[ToolEvent] = []
+    _run(dispatch("gemini", rec.gemini([("c1", "crawl", {"pages": 2})]), [crawl], on_event=events.append))
+    assert events == [
+        ToolEvent("progress", "crawl", "c1", "page 1", 1, 2),
+        ToolEvent("progress", "crawl", "c1", "page 2", 2, 2),
+        ToolEvent("log", "crawl", "c1", "crawled", level="warning"),
+    ]
+
+
+def test_an_unknown_provider_is_the_callers_mistake() -> None:
+    with pytest.raises(ValueError, match="provider must be one of openai, openai-chat, anthropic, gemini, mcp, not 'bedrock'"):
+        _run(dispatch("bedrock", {}, rec.TOOLS))  # type: ignore[arg-type]
+
+
+# -- images and files -------------------------------------------------------------------
+
+PNG = b"\x89PNG\r\n\x1a\n"
+PDF = b"%PDF-1.7"
+
+
+@tool
+def chart() -> list[TextPart | ImagePart | FilePart]:
+    return [
+        TextPart("Sales:"),
+        ImagePart(PNG, "image/png"),
+        FilePart(PDF, "application/pdf", "report.pdf"),
+        FilePart(b"a,b\n", "text/csv", "data.csv"),
+    ]
+
+
+PNG64, PDF64, CSV64 = "iVBORw0KGgo=", "JVBERi0xLjc=", "YSxiCg=="
+
+MEDIA_ITEMS: dict[str, tuple[dict[str, Any], list[str]]] = {
+    "openai": ({"type": "function_call_output", "call_id": "c1", "output": [
+        {"type": "input_text", "text": "Sales:"},
+        {"type": "input_image", "image_url": f"data:image/png;base64,{PNG64}"},
+        {"type": "input_file", "file_data": f"data:application/pdf;base64,{PDF64}", "filename": "report.pdf"},
+        {"type": "input_file", "file_data": f"data:text/csv;base64,{CSV64}", "filename": "data.csv"},
+    ]}, []),
+    "openai-chat": ({"role": "tool", "tool_call_id": "c1",
+                     "content": "Sales:[image: image/png, 8 bytes][file: report.pdf, application/pdf, 8 bytes]"
+                                "[file: data.csv, text/csv, 4 bytes]"}, [
+        "Tool 'chart': Chat Completions tool messages cannot carry image/png; sent as the text [image: image/png, 8 bytes].",
+        "Tool 'chart': Chat Completions tool messages cannot carry application/pdf; sent as the text "
+        "[file: report.pdf, application/pdf, 8 bytes].",
+        "Tool 'chart': Chat Completions tool messages cannot carry text/csv; sent as the text [file: data.csv, text/csv, 4 bytes].",
+    ]),
+    "anthropic": ({"type": "tool_result", "tool_use_id": "toolu_01", "content": [
+        {"type": "text", "text": "Sales:"},
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG64}},
+        {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": PDF64}, "title": "report.pdf"},
+        {"type": "text", "text": "[file: data.csv, text/csv, 4 bytes]"},
+    ], "is_error": False}, [
+        "Tool 'chart': Anthropic tool_result cannot carry text/csv; sent as the text [file: data.csv, text/csv, 4 bytes].",
+    ]),
+    "gemini": ({"functionResponse": {"id": "c1", "name": "chart", "response": {
+        "output": "Sales:[image: image/png, 8 bytes][file: report.pdf, application/pdf, 8 bytes][file: data.csv, text/csv, 4 bytes]"},
+        "parts": [
+            {"inlineData": {"mimeType": "image/png", "data": PNG64}},
+            {"inlineData": {"mimeType": "application/pdf", "data": PDF64, "displayName": "report.pdf"}},
+        ]}}, [
+        "Tool 'chart': Gemini functionResponse cannot carry text/csv; sent as the text [file: data.csv, text/csv, 4 bytes].",
+    ]),
+    "mcp": ({"content": [
+        {"type": "text", "text": "Sales:"},
+        {"type": "image", "data": PNG64, "mimeType": "image/png"},
+        {"type": "resource", "resource": {"uri": "file:///report.pdf", "mimeType": "application/pdf", "blob": PDF64}},
+        {"type": "resource", "resource": {"uri": "file:///data.csv", "mimeType": "text/csv", "blob": CSV64}},
+    ], "isError": False}, []),
+}
+
+
+@pytest.mark.parametrize("provider", [*PROVIDERS, "mcp"])
+def test_media_results(provider: str) -> None:
+    reply: Any = {"name": "chart", "arguments": {}} if provider == "mcp" else rec.WRITERS[provider]([("c1", "chart", {})])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        done = _run(dispatch(provider, reply, [chart]))  # type: ignore[arg-type]
+    item, notes = MEDIA_ITEMS[provider]
+    assert done.items == [item]
+    assert done.warnings == notes
+    assert [str(w.message) for w in caught if issubclass(w.category, ProviderWarning)] == notes
+    RESULT_TYPES[provider](item)
+
+
+@pytest.mark.parametrize(
+    ("part", "anthropic_block"),
+    [
+        (FilePart(b"hello", "text/plain", "notes.txt"),
+         {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "hello"}, "title": "notes.txt"}),
+        (ImagePart(b"BM", "image/bmp"), "[image: image/bmp, 2 bytes]"),
+        (FilePart(b"\xff", "text/plain"), "[file: text/plain, 1 bytes]"),
+    ],
+    ids=["plain-text-document", "bmp-described", "undecodable-text-described"],
+)
+def test_anthropic_media_rows(part: Any, anthropic_block: Any) -> None:
+    """A medium Anthropic takes is a block; one it does not is described (the content is then text)."""
+    @tool
+    def one() -> list[ImagePart | FilePart]:
+        return [part]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ProviderWarning)
+        done = _run(dispatch("anthropic", rec.anthropic([("c1", "one", {})]), [one]))
+    assert done.items[0]["content"] == (anthropic_block if isinstance(anthropic_block, str) else [anthropic_block])
+    RESULT_TYPES["anthropic"](done.items[0])
+
+
+def test_text_of_a_result_with_media() -> None:
+    result = ToolResult([TextPart("a"), ImagePart(PNG, "image/png"), FilePart(PDF, "application/pdf")])
+    assert result.text == "a[image: image/png, 8 bytes][file: application/pdf, 8 bytes]"
+
+
+def test_a_single_image_return() -> None:
+    @tool
+    def snap() -> ImagePart:
+        return ImagePart(PNG, "image/png")
+
+    assert snap.output_schema is None
+    done = _run(dispatch("mcp", {"name": "snap", "arguments": {}}, [snap]))
+    assert done.items == [{"content": [{"type": "image", "data": PNG64, "mimeType": "image/png"}], "isError": False}]
