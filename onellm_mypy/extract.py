@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from typing import NamedTuple, Sequence
 
@@ -206,6 +207,30 @@ def _plain(message: str) -> str:
     return "\n".join([f"{where}: {record.get('severity')}: {record.get('message')}", *hints])
 
 
+#: A message line in mypy's text form (mypy before 2.x writes blocking errors so even with -O json).
+_TEXT_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+)(?::(?P<column>\d+))?: (?P<severity>error|note): (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$")
+
+
+def _record(line: str) -> dict[str, object] | None:
+    """A message line as mypy's JSON record (from JSON, or parsed from the text form)."""
+    try:
+        record = json.loads(line)
+    except ValueError:
+        match = _TEXT_LINE.match(line)
+        if match is None:
+            return None
+        column = match["column"]
+        return {
+            "file": match["file"],
+            "line": int(match["line"]),
+            "column": int(column) - 1 if column else -1,
+            "severity": match["severity"],
+            "message": match["message"],
+            "code": match["code"],
+        }
+    return record if isinstance(record, dict) else None
+
+
 def _blocking_findings(messages: list[str], given: dict[str, str]) -> list[StaticDiagnostic]:
     """The blocking errors that say a file cannot be parsed, as findings.
 
@@ -214,11 +239,8 @@ def _blocking_findings(messages: list[str], given: dict[str, str]) -> list[Stati
     """
     out: list[StaticDiagnostic] = []
     for line in messages:
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(record, dict) or record.get("severity") != "error" or not record.get("file"):
+        record = _record(line)
+        if record is None or record.get("severity") != "error" or not record.get("file"):
             continue
         path, lineno, column = str(record["file"]), record.get("line"), record.get("column")
         if record.get("code") != "syntax" or not isinstance(lineno, int) or lineno < 1 or not os.path.isfile(path):
