@@ -193,11 +193,8 @@ def _module_name(path: str, options: Options) -> str:
 
 def _plain(message: str) -> str:
     """A mypy message line as mypy would print it in text form."""
-    try:
-        record = json.loads(message)
-    except ValueError:
-        return message
-    if not isinstance(record, dict):
+    record = _record(message)
+    if record is None:
         return message
     line, file = record.get("line"), str(record.get("file"))
     relative = os.path.relpath(file) if os.path.isabs(file) else file
@@ -208,7 +205,7 @@ def _plain(message: str) -> str:
 
 
 #: A message line in mypy's text form (mypy before 2.x writes blocking errors so even with -O json).
-_TEXT_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+)(?::(?P<column>\d+))?: (?P<severity>error|note): (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$")
+_TEXT_LINE = re.compile(r"^(?P<file>.+?)(?::(?P<line>\d+))?(?::(?P<column>\d+))?: (?P<severity>error|note): (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$")
 
 
 def _record(line: str) -> dict[str, object] | None:
@@ -222,7 +219,7 @@ def _record(line: str) -> dict[str, object] | None:
         column = match["column"]
         return {
             "file": match["file"],
-            "line": int(match["line"]),
+            "line": int(match["line"]) if match["line"] else -1,
             "column": int(column) - 1 if column else -1,
             "severity": match["severity"],
             "message": match["message"],
