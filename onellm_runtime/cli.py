@@ -1,79 +1,103 @@
-"""The ``onellm`` command: ``check`` (static diagnostics) and ``schemas`` (tool manifests).
+"""The ``onellm`` command: one row of ``COMMANDS`` per subcommand.
 
-``check`` and ``schemas --static`` read source through mypy without importing it, so
-they are safe on code whose import fails or has side effects; ``schemas --runtime``
-imports the modules. Exit codes: 0 clean, 1 findings (or a tool that failed to build),
-2 usage or internal error.
+``check`` and ``schemas --static`` read source through mypy without importing it (module
+names are found by looking at the file system), so they are safe on code whose import
+fails or has side effects; ``schemas --runtime`` imports the modules, from their files.
+Exit codes: 0 clean, 1 findings (or a tool that failed to build), 2 usage or internal error.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import inspect
-import json
 import os
 import sys
-from typing import Any, Sequence, cast
+import traceback
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence, cast
 
 from . import manifest
+from .modulepath import find_module
 
-__all__ = ["main", "runtime_entries", "static_entries"]
+__all__ = ["COMMANDS", "Command", "main", "runtime_entries", "static_entries"]
+
+INSTALL_HINT = "pip install 'onellm-tools[mypy]'"
 
 
-def _sources(args: Sequence[str]) -> list[manifest.SourceModule]:
-    """Paths and dotted module names -> source modules (module names found without importing them)."""
+class UsageError(Exception):
+    """A command line that cannot be carried out (exit 2, the message on stderr)."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: its name, its one-line help, its arguments, and what runs it.
+
+    A command with ``own_parser`` reads its own command line (everything after its name)
+    and is handed it directly; ``add_arguments`` and ``run`` then only serve ``--help``.
+    """
+
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    own_parser: Callable[[Sequence[str]], int] | None = None
+
+
+def _paths(args: Sequence[str]) -> list[str]:
+    """Paths as given; dotted module names -> their source files, found without importing."""
     paths: list[str] = []
     for arg in args:
         if os.path.exists(arg):
             paths.append(arg)
             continue
-        import importlib.util
-
-        dotted = all(part.isidentifier() for part in arg.split("."))
-        try:
-            spec = importlib.util.find_spec(arg) if dotted else None
-        except (ImportError, ValueError):
-            spec = None
-        if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
-            raise SystemExit(_usage_error(f"no such file, directory or module: {arg}"))
-        paths.append(spec.origin)
-    return manifest.discover(paths)
+        found = find_module(arg)
+        if found is None:
+            raise UsageError(f"no such file, directory or module: {arg}")
+        paths.append(found.path)
+    return paths
 
 
-def _usage_error(message: str) -> int:
-    print(f"onellm: error: {message}", file=sys.stderr)
-    return 2
+def _shown(path: str) -> str:
+    """A path as a user wrote it: relative to the working directory when it is below it."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+# ---------------------------------------------------------------------------- schemas
 
 
 def runtime_entries(sources: Sequence[manifest.SourceModule]) -> list[manifest.ManifestEntry]:
-    """Import each module and describe every tool it defines (not the ones it imports)."""
+    """Import each module from its file and describe every tool it defines (not the ones it imports).
+
+    Raises ``importing.ImportFailed`` when a module cannot be imported.
+    """
+    from .importing import loaded_from_path
     from .tool import Tool
 
     entries: list[manifest.ManifestEntry] = []
     for src in sources:
         if src.root not in sys.path:
-            sys.path.insert(0, src.root)
-        module = importlib.import_module(src.module)
-        found: list[tuple[int, str, Tool[Any, Any]]] = []
-        seen: set[int] = set()
+            sys.path.insert(0, src.root)  # the module's own imports (its siblings) resolve as under python -m
+        with loaded_from_path(src.module, src.path, src.root) as module:
+            found: list[tuple[int, str, Tool[Any, Any]]] = []
+            seen: set[int] = set()
 
-        def add(qualname: str, t: Tool[Any, Any]) -> None:
-            if id(t) in seen or t.__module__ != src.module:
-                return
-            seen.add(id(t))
-            code = getattr(inspect.unwrap(t.fn), "__code__", None)  # the def's line, not a decorator's wrapper's
-            found.append((code.co_firstlineno if code is not None else 0, qualname, t))
+            def add(qualname: str, t: Tool[Any, Any]) -> None:
+                if id(t) in seen or t.__module__ != src.module:
+                    return
+                seen.add(id(t))
+                code = getattr(inspect.unwrap(t.fn), "__code__", None)  # the def's line, not a decorator's wrapper's
+                found.append((code.co_firstlineno if code is not None else 0, qualname, t))
 
-        for value in list(vars(module).values()):
-            if isinstance(value, Tool):
-                add(value.__qualname__, cast(Any, value))
-            elif isinstance(value, type) and value.__module__ == src.module:
-                for attr in vars(value).values():
-                    if isinstance(attr, Tool):
-                        add(attr.__qualname__, cast(Any, attr))
-        for _, qualname, t in sorted(found, key=lambda item: (item[0], item[1])):
-            entries.append(manifest.entry(src.module, qualname, t.model))
+            for value in list(vars(module).values()):
+                if isinstance(value, Tool):
+                    add(value.__qualname__, cast(Any, value))
+                elif isinstance(value, type) and value.__module__ == src.module:
+                    for attr in vars(value).values():
+                        if isinstance(attr, Tool):
+                            add(attr.__qualname__, cast(Any, attr))
+            for _, qualname, t in sorted(found, key=lambda item: (item[0], item[1])):
+                entries.append(manifest.entry(src.module, qualname, t.model))
     return entries
 
 
@@ -85,53 +109,22 @@ def static_entries(sources: Sequence[manifest.SourceModule]) -> tuple[list[manif
     entries = [manifest.entry(t.module, t.qualname, t.model) for t in result.tools]
     order = {s.module: i for i, s in enumerate(sources)}
     entries.sort(key=lambda e: order.get(e["module"], len(order)))
-    return entries, [_text(d) for d in result.diagnostics]
+    return entries, [f"{_shown(d.path)}:{d.line}:{d.column}: error: {d.message}  [{d.code}]" for d in result.diagnostics]
 
 
-def _shown(path: str) -> str:
-    """A path as a user wrote it: relative to the working directory when it is below it."""
-    rel = os.path.relpath(path)
-    return path if rel.startswith("..") else rel
-
-
-def _text(d: Any) -> str:
-    return f"{_shown(d.path)}:{d.line}:{d.column}: error: {d.message}  [{d.code}]"
-
-
-def _github(d: Any) -> str:
-    message = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return f"::error file={_shown(d.path)},line={d.line},col={d.column},title={d.code}::{message}"
-
-
-def _check(ns: argparse.Namespace) -> int:
-    from onellm_mypy.extract import extract
-
-    sources = _sources(ns.paths)
-    result = extract([s.path for s in sources])
-    found = sorted(result.diagnostics, key=lambda d: (d.path, d.line, d.column, d.code))
-    if ns.format == "json":
-        print(
-            json.dumps(
-                [
-                    {"path": _shown(d.path), "line": d.line, "column": d.column, "code": d.code, "message": d.message}
-                    for d in found
-                ],
-                indent=2,
-            )
-        )
-    else:
-        for d in found:
-            print(_github(d) if ns.format == "github" else _text(d))
-        if ns.format == "text":
-            n = len(found)
-            print(f"Found {n} problem{'s' if n != 1 else ''} in {len(sources)} module{'s' if len(sources) != 1 else ''}" if n else f"No problems in {len(sources)} module{'s' if len(sources) != 1 else ''}", file=sys.stderr)
-    return 1 if found else 0
+def _schemas_arguments(parser: argparse.ArgumentParser) -> None:
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--static", action="store_true", help="read the source through mypy; import nothing")
+    mode.add_argument("--runtime", action="store_true", help="import the modules (the default)")
+    parser.add_argument("--provider", choices=("openai", "anthropic", "gemini", "mcp"))
+    parser.add_argument("paths", nargs="+", metavar="PATH_OR_MODULE")
 
 
 def _schemas(ns: argparse.Namespace) -> int:
+    from .importing import ImportFailed, output_to_stderr
     from .tool import ToolDefinitionError
 
-    sources = _sources(ns.paths)
+    sources = manifest.discover(_paths(ns.paths))
     if ns.static:
         entries, problems = static_entries(sources)
         if problems:
@@ -140,10 +133,13 @@ def _schemas(ns: argparse.Namespace) -> int:
             return 1
     else:
         try:
-            entries = runtime_entries(sources)
+            with output_to_stderr():  # what user code prints at import must not end up in the manifest
+                entries = runtime_entries(sources)
         except ToolDefinitionError as e:
             print(f"onellm: a tool could not be built:\n{e}", file=sys.stderr)
             return 1
+        except ImportFailed as e:
+            raise UsageError(str(e)) from None
     if ns.provider:
         from .providers import provider_definitions
 
@@ -153,48 +149,139 @@ def _schemas(ns: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------- check
+
+
+def _check_arguments(parser: argparse.ArgumentParser) -> None:
+    from .reports import FORMATS
+
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH_OR_MODULE", help="files, directories or modules (default: the config's files)"
+    )
+    parser.add_argument("--format", choices=tuple(FORMATS), default="text")
+    parser.add_argument("--config-file", metavar="FILE", help="the mypy configuration to follow (default: mypy's search)")
+    parser.add_argument(
+        "--exclude", action="append", default=[], metavar="REGEX", help="skip matching paths when walking directories"
+    )
+    parser.add_argument("--python-version", metavar="X.Y", help="the Python version to check the code for")
+
+
+def _check(ns: argparse.Namespace) -> int:
+    from onellm_mypy.extract import BuildFailed, extract_sources
+    from onellm_mypy.project import NoFiles, project_sources
+
+    from .reports import FORMATS, Finding
+
+    try:
+        sources, options = project_sources(
+            _paths(ns.paths), config_file=ns.config_file, excludes=ns.exclude, python_version=ns.python_version
+        )
+    except NoFiles as e:
+        raise UsageError(str(e)) from None
+    try:
+        result = extract_sources(sources, options)
+    except BuildFailed as e:
+        raise UsageError("mypy stopped:\n" + "\n".join(e.lines)) from None
+    found = sorted(result.diagnostics, key=lambda d: (d.path, d.line, d.column, d.code))
+    findings = [
+        Finding(_shown(d.path), d.line, d.column, *result.ends.get(d, (d.line, d.column + 1)), d.code, d.message)
+        for d in found
+    ]
+    sys.stdout.write(FORMATS[ns.format](findings))
+    if ns.format == "text":
+        n, modules = len(findings), len(sources)
+        where = f"{modules} module{'s' if modules != 1 else ''}"
+        print(f"Found {n} problem{'s' if n != 1 else ''} in {where}" if n else f"No problems in {where}", file=sys.stderr)
+    return 1 if findings else 0
+
+
+# ---------------------------------------------------------------------------- lsp, serve-mcp
+
+
+def _lsp(argv: Sequence[str]) -> int:
+    """``onellm lsp``: the language server parses its own options (``onellm_mypy.lsp``)."""
+    try:
+        from onellm_mypy.lsp import main as lsp
+    except ModuleNotFoundError as e:
+        return _usage_error(f"the language server needs {e.name}: pip install 'onellm-tools[lsp]'")
+    return lsp(list(argv))
+
+
+def _no_arguments(parser: argparse.ArgumentParser) -> None:
+    return None
+
+
+def _serve_mcp_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--http", type=int, metavar="PORT", help="streamable HTTP on 127.0.0.1:PORT instead of stdio")
+    parser.add_argument("modules", nargs="+", metavar="MODULE")
+
+
+def _serve_mcp(ns: argparse.Namespace) -> int:
+    from .mcp import main as serve_mcp
+
+    return serve_mcp(ns.modules, ns.http)
+
+
+#: The subcommands, in the order ``onellm --help`` lists them.
+COMMANDS: tuple[Command, ...] = (
+    Command("check", "report tools that cannot be described or bound (static; imports nothing)", _check_arguments, _check),
+    Command(
+        "lsp",
+        "serve the OLT diagnostics to editors (Language Server Protocol over stdio)",
+        _no_arguments,
+        lambda ns: _lsp([]),
+        own_parser=_lsp,
+    ),
+    Command("schemas", "print a JSON manifest of every tool found", _schemas_arguments, _schemas),
+    Command(
+        "serve-mcp",
+        "serve the modules' tools to MCP clients (stdio, or HTTP on 127.0.0.1)",
+        _serve_mcp_arguments,
+        _serve_mcp,
+    ),
+)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="onellm", description="Typed LLM tools: check them, print their schemas.")
     sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser("check", help="report tools that cannot be described or bound (static; imports nothing)")
-    check.add_argument("paths", nargs="+", metavar="PATH")
-    check.add_argument("--format", choices=("text", "json", "github"), default="text")
-    sub.add_parser("lsp", help="serve the OLT diagnostics to editors (Language Server Protocol over stdio)")
-    schemas = sub.add_parser("schemas", help="print a JSON manifest of every tool found")
-    mode = schemas.add_mutually_exclusive_group()
-    mode.add_argument("--static", action="store_true", help="read the source through mypy; import nothing")
-    mode.add_argument("--runtime", action="store_true", help="import the modules (the default)")
-    schemas.add_argument("--provider", choices=("openai", "anthropic", "gemini", "mcp"))
-    schemas.add_argument("paths", nargs="+", metavar="PATH_OR_MODULE")
-    serve = sub.add_parser("serve-mcp", help="serve the modules' tools to MCP clients (stdio, or HTTP on 127.0.0.1)")
-    serve.add_argument("--http", type=int, metavar="PORT", help="streamable HTTP on 127.0.0.1:PORT instead of stdio")
-    serve.add_argument("modules", nargs="+", metavar="MODULE")
+    for command in COMMANDS:
+        command.add_arguments(sub.add_parser(command.name, help=command.help))
     return parser
+
+
+def _usage_error(message: str) -> int:
+    print(f"onellm: error: {message}", file=sys.stderr)
+    return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["lsp"]:  # the language server parses its own options (onellm_mypy.lsp)
-        try:
-            from onellm_mypy.lsp import main as lsp
-        except ModuleNotFoundError as e:
-            return _usage_error(f"the language server needs {e.name}: pip install 'onellm-tools[lsp]'")
-        return lsp(argv[1:])
+    own = {command.name: command.own_parser for command in COMMANDS if command.own_parser is not None}
+    if argv[:1] and argv[0] in own:
+        return own[argv[0]](argv[1:])
     ns = _parser().parse_args(argv)
+    run = {command.name: command.run for command in COMMANDS}[ns.command]
     try:
-        if ns.command == "check":
-            return _check(ns)
-        if ns.command == "serve-mcp":
-            from .mcp import main as serve_mcp
-
-            return serve_mcp(ns.modules, ns.http)
-        return _schemas(ns)
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else 2
+        return run(ns)
+    except UsageError as e:
+        return _usage_error(str(e))
+    except SystemExit as e:  # argparse-style errors from mypy's option processing (already printed)
+        return e.code if isinstance(e.code, int) else _usage_error(str(e.code))
     except ModuleNotFoundError as e:
         if e.name == "mypy" or (e.name or "").startswith("onellm_mypy"):
-            return _usage_error("the static side needs mypy: pip install 'onellm-tools[mypy]'")
-        raise
+            return _usage_error(f"the static side needs mypy: {INSTALL_HINT}")
+        if "pip install" in str(e):  # an optional dependency, named with its extra (serve-mcp's mcp)
+            return _usage_error(str(e))
+        return _internal_error()
+    except Exception:
+        return _internal_error()
+
+
+def _internal_error() -> int:
+    print("onellm: internal error (please report it with the traceback below):", file=sys.stderr)
+    traceback.print_exc(file=sys.stderr)
+    return 2
 
 
 def entry() -> None:

@@ -62,9 +62,21 @@ def _module_of(path: str) -> SourceModule:
     return SourceModule(".".join(parts), path, directory)
 
 
+#: Directories never walked into: build output, installed packages, caches.
+SKIPPED_DIRECTORIES = frozenset({"build", "site-packages", "node_modules", "__pycache__"})
+
+
+def _walked(root: str, name: str) -> bool:
+    """Is the directory ``name`` below ``root`` searched for tool modules? Not hidden or
+    private ones, skipped ones, or virtualenvs (a directory holding ``pyvenv.cfg``)."""
+    if name.startswith((".", "_")) or name in SKIPPED_DIRECTORIES:
+        return False
+    return not os.path.isfile(os.path.join(root, name, "pyvenv.cfg"))
+
+
 def _files_under(directory: str) -> Iterator[str]:
     for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")) and d != "__pycache__")
+        dirs[:] = sorted(d for d in dirs if _walked(root, d))
         for name in sorted(files):
             if name.endswith(".py"):
                 yield os.path.join(root, name)

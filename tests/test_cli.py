@@ -144,6 +144,8 @@ def test_check_formats_and_exit_codes(tmp_path: Path) -> None:
             "path": "app.py",
             "line": 8,
             "column": 5,
+            "end_line": 8,
+            "end_column": 17,
             "code": "OLT002",
             "message": "Tool 'search': Parameter 'filters': 'Any' has no schema; use a concrete type, "
             "or JsonValue to accept any JSON value",
@@ -152,7 +154,7 @@ def test_check_formats_and_exit_codes(tmp_path: Path) -> None:
     github = onellm("check", "--format", "github", "app.py", cwd=tmp_path)
     assert github.returncode == 1
     assert github.stdout == (
-        "::error file=app.py,line=8,col=5,title=OLT002::Tool 'search': Parameter 'filters': 'Any' has no "
+        "::error file=app.py,line=8,col=5,endLine=8,endColumn=17,title=OLT002::Tool 'search': Parameter 'filters': 'Any' has no "
         "schema; use a concrete type, or JsonValue to accept any JSON value\n"
     )
     clean = onellm("check", str(ROOT / "examples"))

@@ -1,0 +1,165 @@
+"""The formats ``onellm check`` writes its findings in: one function per ``--format`` value.
+
+- ``text``: ``path:line:col: error: message  [CODE]``, as mypy prints with column numbers;
+- ``json``: a list of objects (path, line, column, end_line, end_column, code, message);
+- ``github``: GitHub Actions workflow commands (``::error file=...::message``), which the
+  runner turns into annotations on the pull request's diff;
+- ``sarif``: one SARIF 2.1.0 log, for code-scanning tools (GitHub's ``upload-sarif``).
+
+Columns are 1-based; an end column is the column just past the finding's last character.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from .codes import CODES
+
+__all__ = ["DOCS_URL", "FORMATS", "Finding", "help_uri", "github_escape_data", "github_escape_property"]
+
+#: Where the project's docs are published; a rule's ``helpUri`` is a page and anchor below it.
+DOCS_URL = "https://github.com/onellm-tools/onellm/blob/main/docs/"
+
+#: Codes that are not OLT diagnostics: the file could not be read as Python at all.
+OTHER_CODES: dict[str, str] = {"syntax": "The file cannot be decoded or parsed as Python"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One finding as every format writes it."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    message: str
+
+
+def help_uri(code: str) -> str:
+    """The docs page and anchor that explains ``code``."""
+    page = "diagnostics.md" if code in CODES else "ci.md"
+    return f"{DOCS_URL}{page}#{code.lower()}"
+
+
+def text(findings: Sequence[Finding]) -> str:
+    return "".join(f"{f.path}:{f.line}:{f.column}: error: {f.message}  [{f.code}]\n" for f in findings)
+
+
+def as_json(findings: Sequence[Finding]) -> str:
+    rows = [
+        {
+            "path": f.path,
+            "line": f.line,
+            "column": f.column,
+            "end_line": f.end_line,
+            "end_column": f.end_column,
+            "code": f.code,
+            "message": f.message,
+        }
+        for f in findings
+    ]
+    return json.dumps(rows, indent=2) + "\n"
+
+
+def github_escape_data(value: str) -> str:
+    """A workflow command's message, escaped as the Actions toolkit escapes it."""
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def github_escape_property(value: str) -> str:
+    """A workflow command's property value (``file=``, ``title=``): also ``:`` and ``,``."""
+    return github_escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def github(findings: Sequence[Finding]) -> str:
+    lines: list[str] = []
+    for f in findings:
+        properties = {
+            "file": f.path,
+            "line": str(f.line),
+            "col": str(f.column),
+            "endLine": str(f.end_line),
+            "endColumn": str(f.end_column),
+            "title": f.code,
+        }
+        written = ",".join(f"{key}={github_escape_property(value)}" for key, value in properties.items())
+        lines.append(f"::error {written}::{github_escape_data(f.message)}\n")
+    return "".join(lines)
+
+
+def _uri(path: str) -> str:
+    """A path as a SARIF artifact URI: forward slashes, reserved characters percent-encoded."""
+    from urllib.parse import quote
+
+    return quote(path.replace("\\", "/"), safe="/")
+
+
+def sarif(findings: Sequence[Finding]) -> str:
+    from . import __version__
+
+    meanings = {**CODES, **OTHER_CODES}
+    rule_ids = list(meanings) + sorted({f.code for f in findings} - set(meanings))
+    index = {code: i for i, code in enumerate(rule_ids)}
+    rules = [
+        {
+            "id": code,
+            "name": code,
+            "shortDescription": {"text": meanings.get(code, code)},
+            "helpUri": help_uri(code),
+            "defaultConfiguration": {"level": "error"},
+        }
+        for code in rule_ids
+    ]
+    results = [
+        {
+            "ruleId": f.code,
+            "ruleIndex": index[f.code],
+            "level": "error",
+            "message": {"text": f.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": _uri(f.path), "uriBaseId": "%SRCROOT%"},
+                        "region": {
+                            "startLine": f.line,
+                            "startColumn": f.column,
+                            "endLine": f.end_line,
+                            "endColumn": f.end_column,
+                        },
+                    }
+                }
+            ],
+        }
+        for f in findings
+    ]
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "onellm",
+                        "version": __version__,
+                        "informationUri": f"{DOCS_URL}ci.md",
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2) + "\n"
+
+
+#: ``--format`` value -> the function that writes the findings (in the order given).
+FORMATS: dict[str, Callable[[Sequence[Finding]], str]] = {
+    "text": text,
+    "json": as_json,
+    "github": github,
+    "sarif": sarif,
+}

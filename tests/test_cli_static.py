@@ -1,0 +1,172 @@
+"""``onellm check`` and ``schemas --static`` never run user code, and a file that is not
+Python is a finding, not a crash: real subprocesses, real mypy, exact output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_support import run, write
+
+# A package whose import leaves a mark: the static side must never cause it.
+MARKING_PACKAGE = {
+    "pkg/__init__.py": 'from pathlib import Path\nPath(__file__).with_name("MARKER").write_text("imported")\n',
+    "pkg/sub/__init__.py": 'from pathlib import Path\nPath(__file__).with_name("MARKER").write_text("imported")\n',
+    "pkg/sub/tools.py": (
+        "from typing import Any\n"
+        "from onellm_runtime import tool\n"
+        "\n"
+        "\n"
+        "@tool\n"
+        "def search(query: str, filters: Any) -> str:\n"
+        "    return query\n"
+        "\n"
+        "\n"
+        "@tool\n"
+        "def fetch(key: str) -> str:\n"
+        '    """Fetch a key."""\n'
+        "    return key\n"
+    ),
+}
+
+SEARCH_FINDING = (
+    "pkg/sub/tools.py:6:24: error: Tool 'search': Parameter 'filters': 'Any' has no schema; "
+    "use a concrete type, or JsonValue to accept any JSON value  [OLT002]\n"
+)
+
+
+@pytest.mark.parametrize("script", [False, True], ids=["python -m onellm_runtime", "onellm"])
+def test_module_names_are_resolved_without_importing_anything(tmp_path: Path, script: bool) -> None:
+    write(tmp_path, MARKING_PACKAGE)
+    check = run("check", "pkg.sub.tools", cwd=tmp_path, script=script)
+    assert (check.returncode, check.stdout) == (1, SEARCH_FINDING), check.stderr
+    assert check.stderr == "Found 1 problem in 1 module\n"
+    static = run("schemas", "--static", "pkg.sub.tools", cwd=tmp_path, script=script)
+    assert static.returncode == 1
+    assert (static.stdout, static.stderr) == ("", SEARCH_FINDING)
+    check_package = run("check", "pkg.sub", cwd=tmp_path, script=script)  # a package's name: its __init__.py
+    assert (check_package.returncode, check_package.stdout) == (0, ""), check_package.stderr
+    assert not (tmp_path / "pkg" / "MARKER").exists()
+    assert not (tmp_path / "pkg" / "sub" / "MARKER").exists()
+    unknown = run("check", "pkg.nothing", cwd=tmp_path, script=script)
+    assert (unknown.returncode, unknown.stderr) == (2, "onellm: error: no such file, directory or module: pkg.nothing\n")
+    assert not (tmp_path / "pkg" / "MARKER").exists()
+
+
+GOOD = (
+    "from typing import Any\n"
+    "from onellm_runtime import tool\n"
+    "\n"
+    "\n"
+    "@tool\n"
+    "def lookup(key: Any) -> str:\n"
+    "    return ''\n"
+)
+GOOD_FINDING = (
+    "good.py:6:12: error: Tool 'lookup': Parameter 'key': 'Any' has no schema; "
+    "use a concrete type, or JsonValue to accept any JSON value  [OLT002]"
+)
+
+# Each row: a file that is not Python, and the one finding it gives (the other file is still checked).
+UNREADABLE = [
+    pytest.param(b"def broken(:\n    pass\n", "bad.py:1:12: error: invalid syntax  [syntax]", id="syntax error"),
+    pytest.param(
+        b"def f():\n  x = 1\n    y = 2\n", "bad.py:3:4: error: unexpected indent  [syntax]", id="indentation error"
+    ),
+    pytest.param(
+        b"# a comment\nname = '\xff'\n",
+        "bad.py:2:9: error: The file is not valid utf-8: byte 0xff: invalid start byte  [syntax]",
+        id="not UTF-8",
+    ),
+    pytest.param(
+        b"# -*- coding: klingon -*-\nx = 1\n", "bad.py:1:1: error: unknown encoding: klingon  [syntax]", id="unknown coding"
+    ),
+    pytest.param(
+        b"x = 1\x00\n", "bad.py:1:1: error: source code string cannot contain null bytes  [syntax]", id="null byte"
+    ),
+]
+
+
+@pytest.mark.parametrize(("content", "finding"), UNREADABLE)
+def test_a_file_that_is_not_python_is_one_finding_and_the_others_are_checked(
+    tmp_path: Path, content: bytes, finding: str
+) -> None:
+    write(tmp_path, {"bad.py": content, "good.py": GOOD})
+    check = run("check", "bad.py", "good.py", cwd=tmp_path)
+    assert (check.returncode, check.stdout, check.stderr) == (
+        1,
+        f"{finding}\n{GOOD_FINDING}\n",
+        "Found 2 problems in 2 modules\n",
+    )
+    static = run("schemas", "--static", "bad.py", "good.py", cwd=tmp_path)
+    assert (static.returncode, static.stdout, static.stderr) == (1, "", f"{finding}\n{GOOD_FINDING}\n")
+
+
+def test_a_latin_1_file_with_its_coding_cookie_is_read(tmp_path: Path) -> None:
+    write(tmp_path, {"latin.py": b"# -*- coding: latin-1 -*-\n" + GOOD.replace("''", "'\xe9'").encode("latin-1")})
+    check = run("check", "--format", "json", "latin.py", cwd=tmp_path)
+    assert check.returncode == 1, check.stderr
+    assert [(d["path"], d["line"], d["code"]) for d in json.loads(check.stdout)] == [("latin.py", 7, "OLT002")]
+
+
+def test_an_imported_module_that_does_not_parse_is_reported_once_and_not_followed(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/helpers.py": "def half(:\n",
+            "app/tools.py": "from app import helpers\n" + GOOD,
+        },
+    )
+    check = run("check", "app/tools.py", cwd=tmp_path)
+    assert (check.returncode, check.stdout) == (
+        1,
+        "app/helpers.py:1:10: error: invalid syntax  [syntax]\n" + GOOD_FINDING.replace("good.py:6:", "app/tools.py:7:") + "\n",
+    ), check.stderr
+
+
+def test_exit_code_2_is_for_usage_errors_only(tmp_path: Path) -> None:
+    write(tmp_path, {"good.py": GOOD})
+    rows = [
+        (("check", "--format", "xml", "good.py"), "invalid choice: 'xml'"),
+        (("check", "missing.py"), "onellm: error: no such file, directory or module: missing.py\n"),
+        (("check",), "onellm: error: no paths given, and the mypy configuration names no files\n"),
+        (("check", "--config-file", "nowhere.ini", "good.py"), "Cannot find config file 'nowhere.ini'"),
+        (("check", "--python-version", "2.7", "good.py"), "Mypy no longer supports checking Python 2 code"),
+    ]
+    for args, message in rows:
+        proc = run(*args, cwd=tmp_path)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert proc.stdout == ""
+        assert message in proc.stderr, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr
+
+
+def test_a_blocking_error_that_is_not_about_the_code_is_exit_2_with_mypys_words(tmp_path: Path) -> None:
+    write(tmp_path, {"a/tools.py": GOOD, "b/tools.py": GOOD})
+    proc = run("check", ".", cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.startswith(
+        "onellm: error: mypy stopped:\n"
+        'b/tools.py: error: Duplicate module named "tools" (also at "./a/tools.py")\n'
+        "b/tools.py: note: See https://mypy.readthedocs.io/en/stable/running_mypy.html#mapping-file-paths-to-modules"
+    ), proc.stderr
+
+
+def test_without_mypy_the_static_side_says_what_to_install(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    write(tmp_path, {"good.py": GOOD})
+    hide_mypy = "import sys; sys.modules['mypy'] = None; from onellm_runtime.cli import main; sys.exit(main(sys.argv[1:]))"
+    for args in (["check", "good.py"], ["schemas", "--static", "good.py"]):
+        proc = subprocess.run(
+            [sys.executable, "-c", hide_mypy, *args], capture_output=True, text=True, cwd=tmp_path, timeout=300
+        )
+        assert (proc.returncode, proc.stdout, proc.stderr) == (
+            2,
+            "",
+            "onellm: error: the static side needs mypy: pip install 'onellm-tools[mypy]'\n",
+        )
