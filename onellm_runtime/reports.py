@@ -19,7 +19,8 @@ from .codes import CODES
 
 __all__ = ["DOCS_URL", "FORMATS", "Finding", "help_uri", "github_escape_data", "github_escape_property"]
 
-#: Where the project's docs are published; a rule's ``helpUri`` is a page and anchor below it.
+#: Where the project's docs are to be published (its public repository, which is not up yet); a
+#: rule's ``helpUri`` is a page and anchor below it.
 DOCS_URL = "https://github.com/onellm-tools/onellm/blob/main/docs/"
 
 #: Codes that are not OLT diagnostics: the file could not be read as Python at all.
