@@ -4,7 +4,8 @@ The page is the reference users read, so its tables are checked against what the
 the keyword order against the schema writer's, the diagnostics table against the code table
 the mypy plugin registers, and each scalar row of the types table (and the sized integers)
 against the fragment the runtime really writes. A row marked planned must really not be
-implemented yet, so the marker cannot outlive the rule's arrival unnoticed.
+implemented yet, so the marker cannot outlive the rule's arrival unnoticed; and the list of
+planned rules at the end cites only sections that still hold a planned rule.
 """
 
 from __future__ import annotations
@@ -147,3 +148,20 @@ def test_links_lead_somewhere() -> None:
             assert target[1:] in anchors, target
         else:
             assert (docs / target).is_file(), target
+
+
+def _numbered_sections() -> dict[int, str]:
+    """Each numbered section's text (``## 6. Types`` is 6), subsections included."""
+    parts = re.split(r"^## (\d+)\. .*$", DOC, flags=re.M)
+    return {int(number): body.split("\n## ", 1)[0] for number, body in zip(parts[1::2], parts[2::2])}
+
+
+def test_planned_list_cites_sections_that_still_have_planned_rules() -> None:
+    items = re.findall(r"^\d+\. (.*(?:\n   .*)*)", "\n".join(_section("Planned rules at a glance")), re.M)
+    sections = _numbered_sections()
+    assert items, "the list is empty: then the page should have no planned marker left"
+    for item in items:
+        cited = [int(n) for n in re.findall(r"\b(\d+)\b", " ".join(re.findall(r"sections? [\d, and]+", item)))]
+        assert cited, item
+        for number in cited:
+            assert "**planned**" in sections[number], f"section {number} has no planned rule left: {item}"
