@@ -538,15 +538,11 @@ _REFUSED_FORMS: set[object] = {
 }
 
 
-#: compared by identity; typed as an object since typeshed types ``typing.Generic`` differently by version
-_GENERIC: object = typing.Generic
-
-
 def _plain_value(value: object) -> bool:
     """An evaluated annotation that ``get_type_hints`` would return as it is: a class, None,
     a NewType, a TypeVar, or a subscripted form with no string inside and none it refuses."""
     if type(value) is type:  # the usual: a plain class
-        return value is not _GENERIC
+        return value not in _REFUSED_FORMS  # of these, only Generic is a plain class
     if value is None or isinstance(value, (typing.TypeVar, typing.NewType)):
         return True
     if isinstance(value, type):
