@@ -61,7 +61,8 @@ def _options() -> Options:
     options.follow_imports = "normal"  # the daemon supports no "silent"; other files' errors are filtered out
     options.output = "json"
     options.show_absolute_path = True
-    options.num_workers = 0
+    if hasattr(options, "num_workers"):  # parallel checking off, in the mypy versions that have it
+        options.num_workers = 0
     # mypy cannot follow an editable install's import hook: point it at onellm_runtime's tree.
     import onellm_runtime
 

@@ -52,6 +52,9 @@ _TOOL_CALL = "onellm_runtime.tool._ToolDecorator.__call__"
 _FACTORY_CALL = "onellm_runtime.tool._ToolFactory.__call__"
 _CREATE = "onellm_runtime.tool.Tool.create"
 _DIGEST_PREFIX = "onellm@"
+#: mypy 2.4 asks plugins for indirect dependencies (``get_additional_indirect_deps``); before
+#: that, the plugin adds them to the checker's ``module_refs``, which mypy reads at the same point
+_INDIRECT_DEPS_HOOK = hasattr(Plugin, "get_additional_indirect_deps")
 #: Packages whose source changes come with a new version (which mypy re-checks everything for).
 _OWN = frozenset({"onellm_runtime", "onellm_mypy", "mypy", "typing_extensions"})
 
@@ -298,6 +301,10 @@ class OnellmPlugin(Plugin):
         read = fe.deps - {module}
         if read:
             self._deps.setdefault(module, set()).update(read)
+            if not _INDIRECT_DEPS_HOOK:  # older mypy: its checker's module references feed the same set
+                refs = getattr(ctx.api, "module_refs", None)
+                if isinstance(refs, set):
+                    refs.update(read)
             for dep in read:  # the daemon re-checks this module's top level when ``dep``'s digest changes
                 tree.plugin_deps.setdefault(f"<{dep}[wildcard]>", set()).add(module)
 

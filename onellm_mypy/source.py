@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import os
 from dataclasses import dataclass, field
-from typing import Callable, Union
+from typing import Callable, Union, cast
 
 from onellm_runtime.model import NO_DEFAULT, NONE_DEFAULT, OPAQUE_DEFAULT, UNREADABLE_DEFAULT, Default, Marker, writable_number
 
@@ -425,7 +425,8 @@ def read_constant(expr: ast.expr, resolve: Resolve, depth: int = 0) -> object:
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
         inner = expr.operand
         if isinstance(inner, ast.Constant) and type(inner.value) in (int, float):
-            value = float(inner.value) if isinstance(inner.value, float) else int(inner.value)  # type: ignore[arg-type]
+            number = cast("int | float", inner.value)  # its type was checked just above
+            value = float(number) if isinstance(number, float) else int(number)
             return -value if isinstance(expr.op, ast.USub) else +value
         return _UNREADABLE
     if isinstance(expr, (ast.Name, ast.Attribute)):

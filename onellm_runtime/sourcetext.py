@@ -123,7 +123,9 @@ _WALKS_MAX = 4096
 
 
 def _walked(owner: object, name: str) -> _Walk:
-    home: object = owner if isinstance(owner, type) else getattr(owner, "__code__", owner)
+    home: object = owner
+    if not isinstance(owner, type):
+        home = getattr(owner, "__code__", owner)
     hit = _WALKS.get((id(home), name))
     if hit is not None and hit[0] is home:
         return hit[1]

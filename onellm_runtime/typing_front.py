@@ -593,7 +593,7 @@ def _plain_value(value: object) -> bool:
     """An evaluated annotation that ``get_type_hints`` would return as it is: a class, None,
     a NewType, a TypeVar, or a subscripted form with no string inside and none it refuses."""
     if type(value) is type:  # the usual: a plain class
-        return value is not typing.Generic
+        return value not in _REFUSED_FORMS  # of these, only Generic is a plain class
     if value is None or isinstance(value, (typing.TypeVar, typing.NewType)):
         return True
     if isinstance(value, type):
@@ -670,7 +670,7 @@ def _strings_resolved(tp: Any, globalns: dict[str, Any], localns: dict[str, Any]
     if all(a is b for a, b in zip(new, args)):
         return tp
     if isinstance(tp, types.GenericAlias):
-        return types.GenericAlias(cast(type, tp.__origin__), new)
+        return types.GenericAlias(origin, new)  # get_origin read its __origin__
     if isinstance(tp, types.UnionType):
         return typing.Union[new]  # the same union, spelled with typing
     copy_with = getattr(tp, "copy_with", None)

@@ -13,9 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import mypy.version
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+MYPY = tuple(int(n) for n in mypy.version.__version__.split(".")[:2])
 
 SAVED = """\
 from typing import Any
@@ -99,6 +101,16 @@ def _mypy(tmp_path: Path, *args: str) -> list[str]:
     return _lines(proc.stdout)
 
 
+#: mypy before 2.0 drops a module's text once parsed, so a ``mypy -c`` program's tools go unchecked, saying so
+PROGRAM_TEXT = (
+    [f"<string>:7:24: error: {ANY}"]
+    if MYPY >= (2, 0)
+    else [
+        "<string>:6:2: note: Tool 'remember' was not checked (the source text of module __main__ could not be "
+        "read); OLT001-OLT015 were skipped for it"
+    ]
+)
+
 CASES = [
     pytest.param(["app.py"], [f"app.py:7:24: error: {ANY}"], id="saved file"),
     pytest.param(
@@ -106,14 +118,19 @@ CASES = [
         [f"app.py:9:24: error: {ANY}", f"app.py:14:10: error: {RANGE}"],
         id="shadow file: the unsaved buffer's lines",
     ),
-    pytest.param(["-c", SAVED], [f"<string>:7:24: error: {ANY}"], id="mypy -c"),
+    pytest.param(["-c", SAVED], PROGRAM_TEXT, id="mypy -c"),
     pytest.param(
         ["--follow-imports=skip", "app.py", "uses.py"],
         [f"uses.py:6:2: {UNFOLLOWED}", f"app.py:7:24: error: {ANY}"],
         id="follow_imports=skip",
     ),
     pytest.param(
-        ["--follow-imports=skip", "--disable-error-code", "onellm-unchecked", "uses.py"], [], id="the note disabled"
+        ["--follow-imports=skip", "--disable-error-code", "onellm-unchecked", "uses.py"],
+        [],
+        id="the note disabled",
+        marks=pytest.mark.skipif(
+            MYPY < (1, 19), reason="mypy before 1.19 refuses a plugin's codes there (tests/test_mypy_config_codes.py)"
+        ),
     ),
 ]
 
