@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SECTIONS = (
     "1. Schema build per tool",
@@ -37,6 +39,7 @@ def _run(*args: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow  # a benchmark's smoke mode: the slow group
 def test_smoke_without_peers_prints_every_section_and_each_skip() -> None:
     out = _run("--without", "all")
     for title in SECTIONS:
@@ -54,6 +57,7 @@ def test_smoke_without_peers_prints_every_section_and_each_skip() -> None:
     assert "TARGET import <= 25 ms (CPU time of the child):" in out
 
 
+@pytest.mark.slow  # a benchmark's smoke mode: the slow group
 def test_smoke_with_installed_peers_runs_build_bind_and_invoke() -> None:
     out = _run("--only", "build,bind,invoke")
     for title in SECTIONS[:3]:
@@ -82,6 +86,7 @@ def test_import_leaves_the_core_and_the_binder_for_first_use() -> None:
     )
 
 
+@pytest.mark.slow  # a benchmark's smoke mode: the slow group
 def test_hostile_documents_smoke_prints_every_document_and_the_worst_ratio_last() -> None:
     """``benchmarks/hostile.py --smoke``: every shape at both sizes, the targets, and the worst
     bind / json.loads ratio as the last line (no figure is asserted)."""

@@ -278,6 +278,7 @@ def test_the_checker_follows_other_buffers_unsaved_files_and_skips_broken_text(t
     assert models.read_text() == MODELS
 
 
+@pytest.mark.slow  # a benchmark's smoke mode: the slow group
 def test_the_latency_benchmark_runs(tmp_path: Path) -> None:
     """``benchmarks/lsp_latency.py`` in a tiny mode, so it never rots (no timing asserted)."""
     import subprocess

@@ -167,6 +167,7 @@ def test_http_serves_loopback_only(host: str) -> None:
         asyncio.run(serve_http(TOOLS, host=host))
 
 
+@pytest.mark.slow  # a benchmark's smoke mode: the slow group
 def test_benchmark_runs() -> None:
     """benchmarks/mcp_roundtrip.py at tiny counts (figures meaningless; nothing about speed is asserted)."""
     import subprocess

@@ -818,6 +818,7 @@ def test_the_known_providers_are_accepted(provider: str | None) -> None:
 # --- the figures' script runs (no timing asserted) ---------------------------------------------------
 
 
+@pytest.mark.slow  # a benchmark's smoke mode: the slow group
 def test_the_reliability_benchmark_smoke_mode_prints_every_figure() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "reliability_invoke.py"), "--smoke"],
