@@ -1744,6 +1744,10 @@ def _objectify(v: Any, c: _Call) -> Any:
 _RAW = (str, bytes, bytearray, memoryview)
 #: The scanner ``jsonparse.read_object`` runs: objects as pairs, floats as float, no NaN.
 _READ_PLAIN: Callable[[str, int], Any] = jsonparse.PLAIN_SCANNER
+#: The same for a document over ``_ONE_PIECE`` characters: read in pieces, so a thread
+#: binding it lets the others run (see ``jsonparse``).
+_READ_PIECES: Callable[[str, int], Any] = jsonparse.PLAIN_PIECES
+_ONE_PIECE = jsonparse.PIECES_OVER
 #: ``tuple.__new__``, typed for pyright (its stub leaves the item type unknown).
 _TUPLE_NEW: Callable[..., Any] = getattr(tuple, "__new__")
 #: The state of a fast pass over a raw document, shared by every such call: a fast pass
@@ -1776,7 +1780,7 @@ class CompiledBinder:
             # The common case, without the general loop's bookkeeping: a valid raw document,
             # exactly one object (``jsonparse.read_object``, written out: this is per call).
             try:
-                pairs, end = _READ_PLAIN(arguments, 0)
+                pairs, end = (_READ_PLAIN if len(arguments) <= _ONE_PIECE else _READ_PIECES)(arguments, 0)
             except (ValueError, StopIteration, RecursionError):
                 pairs, end = None, -1  # the general path gives the verdict
             if end == len(arguments):
@@ -1796,7 +1800,7 @@ class CompiledBinder:
     def _bind(self, arguments: str | bytes | Mapping[str, object], provider: str | None) -> tuple[dict[str, object], str]:
         if provider is None and type(arguments) is str and self._plain and arguments.startswith("{"):
             try:  # as in __call__
-                pairs, end = _READ_PLAIN(arguments, 0)
+                pairs, end = (_READ_PLAIN if len(arguments) <= _ONE_PIECE else _READ_PIECES)(arguments, 0)
             except (ValueError, StopIteration, RecursionError):
                 pairs, end = None, -1
             if end == len(arguments):
