@@ -270,11 +270,16 @@ def _entry(table: Mapping[str, Strategy], keyword: str, value: object, path: str
 
 def _integer(r: _Reader, node: Schema, path: str) -> Strategy:
     lo, hi = node.get("minimum"), node.get("maximum")
-    return st.integers(None if lo is None else math.ceil(lo), None if hi is None else math.floor(hi))
+    lo, hi = None if lo is None else math.ceil(lo), None if hi is None else math.floor(hi)
+    if lo is not None and hi is not None and lo > hi:  # an empty range: only the other types (null) fit
+        return st.nothing()
+    return st.integers(lo, hi)
 
 
 def _number(r: _Reader, node: Schema, path: str) -> Strategy:
     lo, hi = node.get("minimum"), node.get("maximum")
+    if lo is not None and hi is not None and lo > hi:
+        return st.nothing()
     floats = st.floats(lo, hi, allow_nan=False, allow_infinity=False)
     if lo is not None and hi is not None and math.ceil(lo) > math.floor(hi):
         return floats
