@@ -290,7 +290,7 @@ _FORMER_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z
 
 
 def measure_base64(size: int) -> None:
-    from onellm_runtime import formats
+    from onellm_runtime.core import formats
 
     encoded = base64.b64encode(os.urandom(size * 3 // 4)).decode("ascii")
     doc = '{"data":"' + encoded + '"}'

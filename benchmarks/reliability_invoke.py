@@ -34,9 +34,9 @@ from typing import Any, Awaitable, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from onellm_runtime import JsonValue, Tool, ToolInvoker  # noqa: E402
-from onellm_runtime import convert as convert_module  # noqa: E402
-from onellm_runtime import invoker as invoker_module  # noqa: E402
-from onellm_runtime.jobs import JobRegistry  # noqa: E402
+from onellm_runtime.invoking import convert as convert_module  # noqa: E402
+from onellm_runtime.invoking import invoker as invoker_module  # noqa: E402
+from onellm_runtime.invoking.jobs import JobRegistry  # noqa: E402
 
 
 class Stalls:

@@ -2,7 +2,7 @@
 
 mypy checks ``disable_error_code`` right after loading plugins, so the codes must exist
 by then. Loading the plugin should cost almost nothing on a warm cache (where no hook
-runs), so the meanings come from ``onellm_runtime.codes``, a leaf module, not from the
+runs), so the meanings come from ``onellm_runtime.core.codes``, a leaf module, not from the
 checker that reports them.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from mypy.errorcodes import ErrorCode
 
-from onellm_runtime.codes import CODES
+from onellm_runtime.core.codes import CODES
 
 __all__ = ["ERROR_CODES", "MEANINGS", "UNCHECKED"]
 

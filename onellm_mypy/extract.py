@@ -23,7 +23,7 @@ trees need not be kept).
 ``Tool.create(fn, ...)`` / ``tool(fn)`` assignments of a function defined in that
 module; only those with no finding (a faulty tool has no schema). They come in module
 order, then by first line (the first decorator's) and qualname, as the runtime sorts
-them. ``model`` is ready for ``onellm_runtime.schema`` and ``manifest.entry``.
+them. ``model`` is ready for ``onellm_runtime.core.schema`` and ``manifest.entry``.
 
 Why a build of its own? With a warm cache mypy does not run hooks at all (errors are
 replayed), so exporting schemas cannot be a side effect of a user's type check: this
@@ -45,7 +45,7 @@ from mypy.modulefinder import BuildSource
 from mypy.find_sources import create_source_list
 from mypy.options import Options
 
-from onellm_runtime.model import ToolModel
+from onellm_runtime.core.model import ToolModel
 
 from .codes import ERROR_CODES
 from .parsing import unparsable

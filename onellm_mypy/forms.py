@@ -3,7 +3,7 @@
 ``Optional[X]`` is a union with ``None``; nested unions and ``Annotated`` are flattened
 (as ``typing`` does); ``typing.List`` is ``list``; an alias is its value. The static
 front end evaluates annotations into these (``mypy_front.Frontend.evaluate``) and then
-lowers them with the same branches as ``onellm_runtime.typing_front._Lowering``.
+lowers them with the same branches as ``onellm_runtime.front.typing_front._Lowering``.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Union
 
 from mypy.nodes import TypeInfo
 
-from onellm_runtime.model import JsonType, Marker, Scalar, ScalarKind, TypeNode
-from onellm_runtime.types import SIZED_INTS
+from onellm_runtime.core.model import JsonType, Marker, Scalar, ScalarKind, TypeNode
+from onellm_runtime.aliases import SIZED_INTS
 
 __all__ = [
     "FNone",
@@ -177,9 +177,9 @@ def union(args: list[Form]) -> Form:
 
 
 def special_node(fullname: str) -> Form | None:
-    """The aliases of ``onellm_runtime.types``, as the runtime sees them (``Annotated[int, SizedInt]``)."""
+    """The aliases of ``onellm_runtime.aliases``, as the runtime sees them (``Annotated[int, SizedInt]``)."""
     module, _, name = fullname.rpartition(".")
-    if module not in ("onellm_runtime.types", "onellm_runtime"):
+    if module not in ("onellm_runtime.aliases", "onellm_runtime"):
         return None
     sized = SIZED_INTS.get(name)
     if sized is not None:

@@ -1,6 +1,6 @@
 """The static front end: mypy's symbols and types plus the source text -> the neutral model.
 
-It mirrors ``onellm_runtime.typing_front`` decision by decision, and judges nothing: the
+It mirrors ``onellm_runtime.front.typing_front`` decision by decision, and judges nothing: the
 shared core (``diagnostics``, ``schema``) decides what is supported and what the schema
 is. Two steps, as on the runtime side:
 
@@ -62,8 +62,8 @@ from mypy.types import (
     get_proper_type,
 )
 
-from onellm_runtime import rules
-from onellm_runtime.model import (
+from onellm_runtime.core import rules
+from onellm_runtime.core.model import (
     MAX_RECORD_DEPTH,
     NO_DEFAULT,
     OPAQUE_DEFAULT,

@@ -63,7 +63,7 @@ Fail = Callable[[str, Context, str], None]
 
 def report(fe: Frontend, lowered: LoweredTool, module: str, fail: Fail, context: object) -> int:
     """Every finding of one tool, each at its location (the parameter, the def, the class); how many."""
-    from onellm_runtime.diagnostics import check_tool
+    from onellm_runtime.core.diagnostics import check_tool
 
     from .decorators import tool_decorator_index
     from .sites import class_duplicates, method_info

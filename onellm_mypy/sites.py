@@ -4,7 +4,7 @@ Shared by the plugin's hooks and the extractor. ``decorator_tools`` handles ever
 ``def`` can be decorated (``@tool``, ``@tool(...)``, over or under ``staticmethod``,
 ``classmethod``, ``property``, ``overload``, twice), ``class_tool`` ``@tool`` on a class,
 ``create_tool`` ``Tool.create(fn, ...)`` and ``tool(fn)``, ``class_duplicates`` OLT007.
-``_ToolLowering`` mirrors ``onellm_runtime.typing_front.lower_function``.
+``_ToolLowering`` mirrors ``onellm_runtime.front.typing_front.lower_function``.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from mypy.nodes import (
 )
 from mypy.types import CallableType, Instance, Type, get_proper_type
 
-from onellm_runtime import rules
-from onellm_runtime.model import Param, ParamKind, Returns, ToolModel, TypeNode, Unsupported
+from onellm_runtime.core import rules
+from onellm_runtime.core.model import Param, ParamKind, Returns, ToolModel, TypeNode, Unsupported
 
 from . import source as src
 from .forms import FClass, FGeneric, FNone, Form, FUnion
@@ -515,8 +515,8 @@ def class_duplicates(fe: Frontend, info: TypeInfo, module: str, current: Context
     those it inherits (``Tool._check_duplicates``)."""
     from mypy.nodes import AssignmentStmt
 
-    from onellm_runtime.diagnostics import check_class
-    from onellm_runtime.model import ClassModel
+    from onellm_runtime.core.diagnostics import check_class
+    from onellm_runtime.core.model import ClassModel
 
     attrs: dict[str, ToolModel | None] = {}
     for stmt in info.defn.defs.body:

@@ -18,7 +18,15 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Union, cast
 
-from onellm_runtime.model import NO_DEFAULT, NONE_DEFAULT, OPAQUE_DEFAULT, UNREADABLE_DEFAULT, Default, Marker, writable_number
+from onellm_runtime.core.model import (
+    NO_DEFAULT,
+    NONE_DEFAULT,
+    OPAQUE_DEFAULT,
+    UNREADABLE_DEFAULT,
+    Default,
+    Marker,
+    writable_number,
+)
 
 __all__ = [
     "FunctionNode",

@@ -24,7 +24,7 @@ from .annotations import (
 from .context import CancellationToken, CostLine, ToolCancelledError, ToolContext
 from .results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult
 from .tool import Tool, ToolDefinitionError, tool, tools_of
-from .types import (
+from .aliases import (
     Char,
     Int8,
     Int16,
@@ -41,8 +41,8 @@ from .types import (
 
 if TYPE_CHECKING:
     from .binding import ArgumentError
-    from .invoker import ToolInvoker
-    from .jobs import Job, JobRegistry, job_tools
+    from .invoking.invoker import ToolInvoker
+    from .invoking.jobs import Job, JobRegistry, job_tools
 
 __version__ = "0.1.0"
 
@@ -93,10 +93,10 @@ __all__ = [
 
 _LAZY = {
     "ArgumentError": "binding",
-    "ToolInvoker": "invoker",
-    "Job": "jobs",
-    "JobRegistry": "jobs",
-    "job_tools": "jobs",
+    "ToolInvoker": "invoking.invoker",
+    "Job": "invoking.jobs",
+    "JobRegistry": "invoking.jobs",
+    "job_tools": "invoking.jobs",
 }
 
 

@@ -1,3 +1,3 @@
-from onellm_runtime.cli import entry
+from onellm_runtime.cli.main import entry
 
 entry()

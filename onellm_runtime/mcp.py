@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
     from mcp_types import CallToolRequestParams, CallToolResult, ListToolsResult, PaginatedRequestParams
 
-    from .invoker import ToolInvoker
+    from .invoking.invoker import ToolInvoker
     from .tool import Tool
 
 __all__ = ["server", "serve_stdio", "serve_http", "tools_in", "main"]
@@ -113,7 +113,7 @@ def server(
     from mcp_types import CallToolResult, ListToolsResult
 
     from . import __version__
-    from .invoker import ToolInvoker
+    from .invoking.invoker import ToolInvoker
 
     table = {t.name: t for t in tools}
     listed = ListToolsResult.model_validate({"tools": [dict(mcp_tool(t)) for t in table.values()]})

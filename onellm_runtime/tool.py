@@ -25,9 +25,10 @@ from types import FunctionType, MappingProxyType
 from typing_extensions import Concatenate, ParamSpec, Self
 
 if TYPE_CHECKING:
-    from . import diagnostics, schema, typing_front
+    from .core import diagnostics, schema
+    from .front import typing_front
     from .binding import Binder
-    from .model import Returns, ToolModel
+    from .core.model import Returns, ToolModel
 else:
     diagnostics = schema = typing_front = None  # see _load_core
 
@@ -41,7 +42,8 @@ def _load_core() -> None:
     """Import the core once, into this module's globals: an import statement in the build
     path would cost each tool a look-up in ``sys.modules`` and the import machinery."""
     global diagnostics, schema, typing_front
-    from . import diagnostics, schema, typing_front
+    from .core import diagnostics, schema
+    from .front import typing_front
 
 __all__ = ["Tool", "ToolDefinitionError", "tool", "tools_of"]
 
@@ -327,7 +329,7 @@ class Tool(Generic[P, R]):
     def name(self) -> str:
         name = self._name
         if name is None:  # worked out once: the invoker asks on every call
-            from .rules import snake_case
+            from .core.rules import snake_case
 
             o = self._options
             name = self._name = o.name if o.name is not None else snake_case(self.__name__)
@@ -335,7 +337,7 @@ class Tool(Generic[P, R]):
 
     @property
     def description(self) -> str:
-        from .rules import tool_description
+        from .core.rules import tool_description
 
         return tool_description(self.model)
 
@@ -484,7 +486,7 @@ class Tool(Generic[P, R]):
             binding = "staticmethod" if isinstance(fn, staticmethod) else "classmethod"
             func = cast(Any, fn).__func__
         elif isinstance(fn, Tool):
-            from .diagnostics import Diagnostic
+            from .core.diagnostics import Diagnostic
 
             raise ToolDefinitionError([Diagnostic("OLT001", f"Tool '{fn.name}': @tool is applied twice; remove one")])
         elif isinstance(fn, type):
@@ -503,9 +505,9 @@ class Tool(Generic[P, R]):
         elif _is_method_qualname(_described(fn)):
             binding = "method"
         if misapplied is not None:
-            from .diagnostics import check_tool
-            from .model import Returns, ToolModel
-            from .rules import snake_case
+            from .core.diagnostics import check_tool
+            from .core.model import Returns, ToolModel
+            from .core.rules import snake_case
 
             name = options.name or snake_case(display_name)
             model = ToolModel(name, options.name, None, None, (), Returns("none"), misapplied_to=misapplied)
@@ -518,8 +520,8 @@ class Tool(Generic[P, R]):
     def _check_duplicates(self, owner: type) -> None:
         """OLT007 for this tool against the tools defined before it in ``owner`` and those
         ``owner`` inherits (what ``tools_of`` would offer beside it)."""
-        from .diagnostics import check_class
-        from .model import ClassModel, Returns, ToolModel
+        from .core.diagnostics import check_class
+        from .core.model import ClassModel, Returns, ToolModel
 
         def named(t: Tool[Any, Any]) -> ToolModel:
             return ToolModel(t.__name__, t._options.name, None, None, (), Returns("none"), loc=t)
@@ -558,8 +560,8 @@ class Tool(Generic[P, R]):
                     wrapped := cast(Any, value).__func__, Tool
                 ):
                     # @staticmethod/@classmethod on top of @tool hides the tool from the class (OLT001).
-                    from .diagnostics import check_tool
-                    from .model import Returns, ToolModel
+                    from .core.diagnostics import check_tool
+                    from .core.model import Returns, ToolModel
 
                     hidden: Tool[..., Any] = cast(Any, wrapped)
                     what = "staticmethod" if isinstance(value, staticmethod) else "classmethod"

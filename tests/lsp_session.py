@@ -18,7 +18,7 @@ class Session:
 
     def __init__(self, debounce_ms: int = 300, *extra: str) -> None:
         self.client = LanguageClient("onellm-test", "0")
-        self.args = ["-m", "onellm_runtime.cli", "lsp", *extra]
+        self.args = ["-m", "onellm_runtime", "lsp", *extra]
         self.debounce_ms = debounce_ms
         self.published: asyncio.Queue[types.PublishDiagnosticsParams] = asyncio.Queue()
         #: Every message the client saw, in order, for transcripts.

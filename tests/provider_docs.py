@@ -21,7 +21,7 @@ MARKER = re.compile(r"<!-- (output|command): (.*?) -->\n(?:\n```json\n.*?\n```\n
 
 def evaluate(kind: str, text: str) -> str:
     if kind == "command":
-        from onellm_runtime.cli import main
+        from onellm_runtime.cli.main import main
 
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.chdir(ROOT) if hasattr(contextlib, "chdir") else _cwd(ROOT):

@@ -26,7 +26,7 @@ from typing import Any, Callable, Mapping
 
 from hypothesis import strategies as st
 
-from onellm_runtime.schema import TIMEDELTA_PATTERN
+from onellm_runtime.core.schema import TIMEDELTA_PATTERN
 
 __all__ = ["from_schema", "bound_key", "ecma_regex", "UnsupportedSchema", "JSON_SCHEMA", "OPENAPI"]
 

@@ -69,10 +69,11 @@ def test_smoke_with_installed_peers_runs_build_bind_and_invoke() -> None:
 
 
 def test_import_leaves_the_core_and_the_binder_for_first_use() -> None:
-    """``import onellm_runtime`` loads no schema machinery; the first tool loads it (issue 7)."""
+    """``import onellm_runtime`` loads no schema machinery; the first tool loads it."""
     program = (
         "import sys, onellm_runtime\n"
-        "core = ('model', 'rules', 'docstrings', 'diagnostics', 'schema', 'typing_front', 'binding', 'invoker')\n"
+        "core = ('core.model', 'core.rules', 'core.docstrings', 'core.diagnostics', 'core.schema',"
+        " 'front.typing_front', 'binding', 'invoking.invoker')\n"
         "print(sorted(m for m in core if 'onellm_runtime.' + m in sys.modules))\n"
         "def get_time(timezone: str) -> str:\n"
         "    return timezone\n"
@@ -82,7 +83,7 @@ def test_import_leaves_the_core_and_the_binder_for_first_use() -> None:
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout == (
-        "[]\n['diagnostics', 'docstrings', 'model', 'rules', 'schema', 'typing_front']\n"
+        "[]\n['core.diagnostics', 'core.docstrings', 'core.model', 'core.rules', 'core.schema', 'front.typing_front']\n"
     )
 
 

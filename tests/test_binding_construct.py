@@ -22,7 +22,7 @@ import pytest
 
 from onellm_runtime import ArgumentError, Tool
 from onellm_runtime.binding import _maker  # pyright: ignore[reportPrivateUsage]
-from onellm_runtime.typing_front import lower_type
+from onellm_runtime.front.typing_front import lower_type
 
 CALLS: list[str] = []
 

@@ -17,8 +17,8 @@ from typing import Generic, Optional, TypeVar
 import pytest
 
 from onellm_runtime import Tool, ToolDefinitionError
-from onellm_runtime.docstrings import _parse_lines, _parse_simple, parse_docstring
-from onellm_runtime.model import Param, Scalar, ScalarKind, ToolModel, Returns
+from onellm_runtime.core.docstrings import _parse_lines, _parse_simple, parse_docstring
+from onellm_runtime.core.model import Param, Scalar, ScalarKind, ToolModel, Returns
 
 # --- the one-match docstring reading agrees with the line-by-line parser ------------------
 
@@ -124,7 +124,7 @@ def test_tools_sharing_a_record_get_schemas_they_can_change_alone() -> None:
 
 
 def test_a_cached_schema_holding_one_dict_twice_would_be_kept_without_sharing() -> None:
-    from onellm_runtime.schema import _is_tree
+    from onellm_runtime.core.schema import _is_tree
 
     shared: dict[str, object] = {"type": "string"}
     assert _is_tree({"a": {"b": [shared]}, "c": ["x", "x"]}, set())

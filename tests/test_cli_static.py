@@ -160,7 +160,7 @@ def test_without_mypy_the_static_side_says_what_to_install(tmp_path: Path) -> No
     import sys
 
     write(tmp_path, {"good.py": GOOD})
-    hide_mypy = "import sys; sys.modules['mypy'] = None; from onellm_runtime.cli import main; sys.exit(main(sys.argv[1:]))"
+    hide_mypy = "import sys; sys.modules['mypy'] = None; from onellm_runtime.cli.main import main; sys.exit(main(sys.argv[1:]))"
     for args in (["check", "good.py"], ["schemas", "--static", "good.py"]):
         proc = subprocess.run(
             [sys.executable, "-c", hide_mypy, *args], capture_output=True, text=True, cwd=tmp_path, timeout=300

@@ -118,7 +118,7 @@ def test_static_side_reads_typed_contexts_and_media_parts(tmp_path: Any) -> None
     import io
     import json
 
-    from onellm_runtime.cli import main
+    from onellm_runtime.cli.main import main
 
     path = tmp_path / "typed_tools.py"
     path.write_text(TWO_CONTEXTS)

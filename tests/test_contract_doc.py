@@ -22,8 +22,8 @@ from schema_support import fragment, tool_with
 
 import onellm_runtime
 from onellm_runtime import ToolDefinitionError
-from onellm_runtime.codes import CODES
-from onellm_runtime.schema import KEYWORD_ORDER
+from onellm_runtime.core.codes import CODES
+from onellm_runtime.core.schema import KEYWORD_ORDER
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "contract.md").read_text(encoding="utf-8")
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from onellm_runtime import rules
+from onellm_runtime.core import rules
 
 CORPUS = Path(__file__).resolve().parent.parent / "test-data"
 sys.path.insert(0, str(CORPUS))

@@ -33,7 +33,7 @@ from onellm_runtime import (
     tool,
     tools_of,
 )
-from onellm_runtime.diagnostics import CODES
+from onellm_runtime.core.diagnostics import CODES
 
 T = TypeVar("T")
 
@@ -295,7 +295,7 @@ def test_import_onellm_runtime_pulls_in_only_the_standard_library_and_typing_ext
     stdlib = set(sys.stdlib_module_names)
     foreign = sorted(t for t in top - stdlib if t not in ("onellm_runtime", "typing_extensions"))
     assert foreign == []
-    assert "onellm_runtime.binding" not in out and "onellm_runtime.invoker" not in out
+    assert "onellm_runtime.binding" not in out and "onellm_runtime.invoking.invoker" not in out
 
 
 # --- docs/diagnostics.md: every example prints the message the page shows ---------------

@@ -11,12 +11,7 @@ import time
 
 import pytest
 
-from onellm_runtime.docstrings import (
-    ParsedDocstring,
-    field_description,
-    flatten,
-    parse_docstring,
-)
+from onellm_runtime.core.docstrings import ParsedDocstring, field_description, flatten, parse_docstring
 
 # --- flatten ----------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from onellm_runtime import (
     tool,
     tools_of,
 )
-from onellm_runtime.invoker import ToolCall
+from onellm_runtime.invoking.invoker import ToolCall
 
 from async_support import WAIT, FakeClock, in_thread, run
 

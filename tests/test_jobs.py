@@ -30,9 +30,9 @@ from onellm_runtime import (
     ToolInvoker,
     ToolResult,
     job_tools,
-    manifest,
     tool,
 )
+from onellm_runtime.cli import manifest
 
 from async_support import WAIT, FakeClock, in_thread, run
 
@@ -151,7 +151,7 @@ def test_static_and_runtime_schemas_are_the_same_bytes_and_both_report_olt015(
 ) -> None:
     from onellm_mypy.extract import StaticDiagnostic, extract
 
-    from onellm_runtime.cli import runtime_entries
+    from onellm_runtime.cli.main import runtime_entries
 
     monkeypatch.chdir(ROOT)  # mypy finds onellm_runtime from the repository root
     valid = tmp_path / "jobs_fixture_valid.py"

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from onellm_runtime import jsonparse
+from onellm_runtime.binding import jsonparse
 
 
 def _nested(rng: random.Random, depth: int) -> object:

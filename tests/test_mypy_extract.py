@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from onellm_runtime import schema
+from onellm_runtime.core import schema
 from onellm_mypy.extract import ExtractResult, StaticDiagnostic, extract
 
 SIDE_EFFECTS = """\

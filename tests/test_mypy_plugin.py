@@ -8,7 +8,7 @@ from pathlib import Path
 
 import onellm_mypy
 import onellm_runtime
-from onellm_runtime.diagnostics import CODES
+from onellm_runtime.core.diagnostics import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,5 +56,5 @@ def test_loading_the_plugin_leaves_the_checker_and_the_model_unloaded() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     loaded = set(eval(done.stdout))
-    assert not loaded & {"onellm_runtime.diagnostics", "onellm_runtime.model", "onellm_runtime.typing_front"}
-    assert "onellm_runtime.codes" in loaded
+    assert not loaded & {"onellm_runtime.core.diagnostics", "onellm_runtime.core.model", "onellm_runtime.front.typing_front"}
+    assert "onellm_runtime.core.codes" in loaded

@@ -22,8 +22,10 @@ from typing import Any
 
 import pytest
 
-from onellm_runtime import Tool, manifest, rules, schema
-from onellm_runtime.model import ToolModel
+from onellm_runtime import Tool
+from onellm_runtime.cli import manifest
+from onellm_runtime.core import rules, schema
+from onellm_runtime.core.model import ToolModel
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "test-data"

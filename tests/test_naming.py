@@ -13,7 +13,7 @@ import pytest
 from schema_support import refusal
 
 from onellm_runtime import Tool, tool
-from onellm_runtime.rules import camel_case, is_valid_tool_name, snake_case
+from onellm_runtime.core.rules import camel_case, is_valid_tool_name, snake_case
 
 SNAKE_TABLE = [
     ("get_docket_async", "get_docket"),

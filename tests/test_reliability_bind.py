@@ -29,8 +29,8 @@ from onellm_runtime import (
     ToolInvoker,
     tool,
 )
-from onellm_runtime import formats
-from onellm_runtime.model import MAX_RECORD_DEPTH
+from onellm_runtime.core import formats
+from onellm_runtime.core.model import MAX_RECORD_DEPTH
 
 
 def error_of(t: Tool[..., Any], arguments: object) -> str:

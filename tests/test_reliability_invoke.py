@@ -26,9 +26,9 @@ from typing import Any, Callable
 import pytest
 
 from onellm_runtime import JsonObject, JsonPart, JsonValue, TextPart, Tool, ToolContext, ToolInvoker, ToolResult
-from onellm_runtime.jobs import Job, JobRegistry, job_tools
-from onellm_runtime.invoker import BIND_OFF_LOOP_CHARS
-from onellm_runtime.workers import default_limit
+from onellm_runtime.invoking.jobs import Job, JobRegistry, job_tools
+from onellm_runtime.invoking.invoker import BIND_OFF_LOOP_CHARS
+from onellm_runtime.invoking.workers import default_limit
 
 from async_support import WAIT, FakeClock, in_thread, run
 

@@ -294,7 +294,7 @@ def test_a_record_whose_string_annotations_name_kw_only_and_initvar() -> None:
     import sys
     import types
 
-    from onellm_runtime import typing_front
+    from onellm_runtime.front import typing_front
 
     module = types.ModuleType("kw_only_records")
     sys.modules[module.__name__] = module

@@ -32,7 +32,7 @@ from onellm_runtime.providers import (
     mcp_tool,
     openai_tool,
 )
-from onellm_runtime.schema import TIMEDELTA_PATTERN
+from onellm_runtime.core.schema import TIMEDELTA_PATTERN
 
 Schema = dict[str, Any]
 GOLDEN = Path(__file__).resolve().parent.parent / "test-data" / "golden"

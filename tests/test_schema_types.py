@@ -34,7 +34,7 @@ from onellm_runtime import (
     UInt32,
     UInt64,
 )
-from onellm_runtime.schema import KEYWORD_ORDER
+from onellm_runtime.core.schema import KEYWORD_ORDER
 
 
 class Color(enum.Enum):

@@ -1,4 +1,4 @@
-"""What the runtime reads back from source text (``onellm_runtime.sourcetext``).
+"""What the runtime reads back from source text (``onellm_runtime.front.sourcetext``).
 
 typing caches ``Optional[...]``, ``Union[...]``, ``Annotated[...]`` and its generics by
 argument equality and ``Literal`` equality ignores order (CPython #103749), so each test
@@ -171,7 +171,7 @@ def test_the_common_path_reads_no_source() -> None:
             return ""
 
         f.input_schema
-        print("onellm_runtime.sourcetext" in sys.modules)
+        print("onellm_runtime.front.sourcetext" in sys.modules)
         """
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

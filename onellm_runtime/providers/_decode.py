@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 from typing import Callable, Mapping, cast
 
-from .. import rules
-from ..model import Annotated, ArrayType, MapType, Nullable, Record, ToolModel, TypeNode, UnionType
+from ..core import rules
+from ..core.model import Annotated, ArrayType, MapType, Nullable, Record, ToolModel, TypeNode, UnionType
 
 __all__ = ["PAIR_PROVIDERS", "Decoder", "compile_decoder", "key_path", "DecodeError"]
 

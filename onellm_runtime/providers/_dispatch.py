@@ -23,8 +23,8 @@ from ._common import ProviderWarning
 from ._outputs import Item, anthropic_result, chat_result, gemini_result, mcp_result, responses_result
 
 if TYPE_CHECKING:
-    from ..invoker import ToolInvoker
-    from ..jobs import Job
+    from ..invoking.invoker import ToolInvoker
+    from ..invoking.jobs import Job
     from ..tool import Tool
 
 __all__ = ["Approver", "Dispatch", "DispatchedCall", "dispatch", "unknown_tool_message"]
@@ -144,7 +144,7 @@ async def dispatch(
     (a refused or unasked call gets ``Tool 'x' requires approval.``). ``on_event``: receives
     the progress and log events the tools report through their ``ToolContext``.
     """
-    from ..invoker import ToolCall, ToolInvoker
+    from ..invoking.invoker import ToolCall, ToolInvoker
 
     finder = FINDERS.get(provider)
     if finder is None:

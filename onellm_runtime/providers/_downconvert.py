@@ -1,7 +1,7 @@
 """Shared pieces of every down-conversion: reading a canonical schema, and saying in words
 what a provider will not read as a keyword.
 
-The canonical schema (``onellm_runtime.schema``) uses only the contract's keywords, so a
+The canonical schema (``onellm_runtime.core.schema``) uses only the contract's keywords, so a
 node is always one of a few shapes, told apart here once (``kind_of``) for every adapter.
 Every function returns new dicts: a tool's cached canonical schema is never modified.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Collection, Iterable, Literal, cast
 
-from ..schema import KEYWORD_ORDER, TIMEDELTA_PATTERN
+from ..core.schema import KEYWORD_ORDER, TIMEDELTA_PATTERN
 
 __all__ = [
     "Schema",

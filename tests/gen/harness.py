@@ -4,7 +4,7 @@ Per batch of generated module pairs (``generator.generate_pair``):
 
 - **runtime**: import each tools module with ``test-data/_corpus.collect_runtime`` (a faulty
   ``@tool`` is recorded, not raised): the OLT codes per tool, and for a valid tool its
-  manifest entry (``onellm_runtime.manifest.entry``);
+  manifest entry (``onellm_runtime.cli.manifest.entry``);
 - **static**: one ``onellm_mypy.extract`` run over the whole batch, in a subprocess (so a
   crash of mypy or of the plugin is seen as a crash, not as a failed harness): the OLT
   findings at their lines, and the manifest entries of the clean tools;
@@ -135,7 +135,7 @@ def _codes(errors: list[Exception]) -> tuple[list[str], list[str]]:
 
 def run_runtime(mods: list[GeneratedModule], directory: Path, report: BatchReport) -> dict[tuple[str, str], RuntimeTool]:
     """Import every generated module; the verdict and entry of each tool the generator made."""
-    from onellm_runtime import manifest
+    from onellm_runtime.cli import manifest
 
     corpus = _corpus()
     if str(directory) not in sys.path:
@@ -175,7 +175,7 @@ def run_runtime(mods: list[GeneratedModule], directory: Path, report: BatchRepor
 _DRIVER = r"""
 import json, sys
 from onellm_mypy.extract import extract
-from onellm_runtime import manifest
+from onellm_runtime.cli import manifest
 result = extract(sys.argv[1:])
 print(json.dumps({
     "entries": [manifest.entry(t.module, t.qualname, t.model) for t in result.tools],

@@ -46,14 +46,14 @@ from collections import OrderedDict
 from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any, Awaitable, Callable, Coroutine, Iterator, Literal, Mapping, cast
 
-from .annotations import Description
-from .context import CancellationToken, CostLine, ToolContext
-from .errortext import describe
-from .results import JsonPart, ToolResult
+from ..annotations import Description
+from ..context import CancellationToken, CostLine, ToolContext
+from ..errortext import describe
+from ..results import JsonPart, ToolResult
 
 if TYPE_CHECKING:
     from .invoker import ToolInvoker
-    from .tool import Tool
+    from ..tool import Tool
 
 __all__ = ["Job", "JobRegistry", "JobStatus", "job_tools"]
 
@@ -70,7 +70,7 @@ def _copy(result: ToolResult) -> ToolResult:
 
 def _unknown(job_id: str) -> ToolResult:
     """The answer for an id this registry does not hold; the id is echoed as the binder quotes values (cut short)."""
-    from .binding import excerpt
+    from ..binding import excerpt
 
     return ToolResult.failure(
         f"Unknown job {excerpt(job_id)}. A finished job is forgotten once its result has been read, "
@@ -370,7 +370,7 @@ def job_tools(
     Each takes ``{"job": "<id>"}``; an unknown id is an error result. Offer them beside
     the ``model_choice`` tools: ``tools = [*my_tools, *job_tools(invoker)]``.
     """
-    from .tool import Tool
+    from ..tool import Tool
 
     registry = invoker.jobs
 

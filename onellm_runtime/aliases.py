@@ -3,7 +3,7 @@
 Each is an ``Annotated`` alias, so a user's code passes plain ``int``/``str``/JSON values
 to a tool it calls directly, and type checkers see the ordinary type. The marker inside
 tells the runtime front end which row of the contract applies; the mypy plugin
-recognises the alias by its full name (``onellm_runtime.types.Int32``).
+recognises the alias by its full name (``onellm_runtime.aliases.Int32``).
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ import uuid
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 
-from . import formats, rules
-from .model import (
+from ..core import formats, rules
+from ..core.model import (
     ArrayType,
     EnumType,
     JsonType,
@@ -40,7 +40,7 @@ from .model import (
     UnionType,
 )
 from .jsoncheck import problem
-from .results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult
+from ..results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult
 
 __all__ = ["Converter", "Unwritable", "compile_converter", "json_form", "plain_json"]
 
@@ -221,7 +221,7 @@ def _union(node: UnionType, naming: str | None, explicit: str | None) -> _Writer
 
 def writer(node: TypeNode, naming: str | None) -> _Writer:
     """The JSON writer of a (checked) type."""
-    from .model import Annotated
+    from ..core.model import Annotated
 
     if isinstance(node, Annotated):
         disc = rules.marker(node, "discriminator")

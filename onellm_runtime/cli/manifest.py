@@ -12,8 +12,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
-from . import rules, schema
-from .model import ToolModel
+from ..core import rules, schema
+from ..core.model import ToolModel
 
 __all__ = ["ManifestEntry", "entry", "dumps", "discover", "SourceModule"]
 

@@ -41,18 +41,18 @@ from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Union
 
-from .binding import ArgumentError, CompiledBinder, compile_binder
-from .context import Clock, ToolContext
+from ..binding import ArgumentError, CompiledBinder, compile_binder
+from ..context import Clock, ToolContext
 from .convert import Converter, Unwritable, compile_converter
-from .errortext import cut, describe
+from ..errortext import cut, describe
 from .jobs import Job, JobRegistry
-from .provider_names import check_provider
-from .results import ToolResult
+from ..provider_names import check_provider
+from ..results import ToolResult
 from .workers import ToolRaised, WorkerPool
 
 if TYPE_CHECKING:
-    from .model import ToolModel
-    from .tool import Tool
+    from ..core.model import ToolModel
+    from ..tool import Tool
 
 __all__ = ["BIND_OFF_LOOP_CHARS", "ToolCall", "ToolInvoker"]
 

@@ -72,7 +72,7 @@ def runtime_entries(sources: Sequence[manifest.SourceModule]) -> list[manifest.M
     Raises ``importing.ImportFailed`` when a module cannot be imported.
     """
     from .importing import loaded_from_path
-    from .tool import Tool
+    from ..tool import Tool
 
     entries: list[manifest.ManifestEntry] = []
     for src in sources:
@@ -122,7 +122,7 @@ def _schemas_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _schemas(ns: argparse.Namespace) -> int:
     from .importing import ImportFailed, output_to_stderr
-    from .tool import ToolDefinitionError
+    from ..tool import ToolDefinitionError
 
     sources = manifest.discover(_paths(ns.paths))
     if ns.static:
@@ -141,7 +141,7 @@ def _schemas(ns: argparse.Namespace) -> int:
         except ImportFailed as e:
             raise UsageError(str(e)) from None
     if ns.provider:
-        from .providers import provider_definitions
+        from ..providers import provider_definitions
 
         sys.stdout.write(manifest.dumps(provider_definitions(ns.provider, entries)))
     else:
@@ -217,7 +217,7 @@ def _serve_mcp_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _serve_mcp(ns: argparse.Namespace) -> int:
-    from .mcp import main as serve_mcp
+    from ..mcp import main as serve_mcp
 
     return serve_mcp(ns.modules, ns.http)
 

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from .codes import CODES
+from ..core.codes import CODES
 
 __all__ = ["DOCS_URL", "FORMATS", "Finding", "help_uri", "github_escape_data", "github_escape_property"]
 
@@ -100,7 +100,7 @@ def _uri(path: str) -> str:
 
 
 def sarif(findings: Sequence[Finding]) -> str:
-    from . import __version__
+    from .. import __version__
 
     meanings = {**CODES, **OTHER_CODES}
     rule_ids = list(meanings) + sorted({f.code for f in findings} - set(meanings))

@@ -134,7 +134,7 @@ def _plain(value: Any, depth: int) -> bool:
 def _where(what: str, path: _Path) -> str:
     if path is None:
         return what
-    from .binding import format_path
+    from ..binding import format_path
 
     segments: list[object] = []
     while path is not None:
@@ -221,7 +221,7 @@ def _first_problem(value: object) -> str:
     except RecursionError:
         return "nesting deeper than the interpreter's recursion limit"
     except Exception as e:  # noqa: BLE001 (a container's own code failed while it was read)
-        from .errortext import describe
+        from ..errortext import describe
 
         return describe(e)
     # The encoder refused what the walk accepts: nesting too deep for it, or a subclass with hooks of its own.
@@ -230,7 +230,7 @@ def _first_problem(value: object) -> str:
     except RecursionError:
         return "nesting deeper than the interpreter's recursion limit"
     except Exception as e:  # noqa: BLE001
-        from .errortext import describe
+        from ..errortext import describe
 
         return describe(e)
     return "a value the JSON encoder refused"  # pragma: no cover (the encoder accepted it this time)

@@ -70,9 +70,10 @@ import weakref
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence, Union, cast
 
-from . import formats, jsonparse, rules, schema
-from .errortext import describe
-from .model import (
+from ..core import formats, rules, schema
+from . import jsonparse
+from ..errortext import describe
+from ..core.model import (
     Annotated,
     ArrayType,
     EnumType,
@@ -89,7 +90,7 @@ from .model import (
     TypeNode,
     UnionType,
 )
-from .patterns import compile_pattern
+from ..core.patterns import compile_pattern
 
 __all__ = ["ArgumentError", "Binder", "BoundCall", "CompiledBinder", "MAX_REPORTED", "compile_binder"]
 
@@ -1873,7 +1874,7 @@ class CompiledBinder:
     def _provider_decoder(self, provider: str) -> Callable[[Mapping[str, object]], Mapping[str, object]] | None:
         decoder = self._decoder
         if decoder is _MISSING:
-            from .providers._decode import PAIR_PROVIDERS, compile_decoder
+            from ..providers._decode import PAIR_PROVIDERS, compile_decoder
 
             stand_in = ToolModel("", None, None, None, self._params, Returns("none"), naming=self._naming)
             decoder = compile_decoder(stand_in)
@@ -1883,7 +1884,7 @@ class CompiledBinder:
 
     @staticmethod
     def _decode(doc: Any, raw: bool, decoder: Callable[[Mapping[str, object]], Mapping[str, object]]) -> Any:
-        from .providers._decode import DecodeError
+        from ..providers._decode import DecodeError
 
         if raw:
             c = _Call(True, False, False, True)

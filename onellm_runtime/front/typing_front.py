@@ -20,10 +20,10 @@ from typing import Any, Callable, Literal, Mapping, cast
 
 import typing_extensions
 
-from . import annotations as ann
-from . import rules
-from .context import CancellationToken, ToolContext
-from .model import (
+from .. import annotations as ann
+from ..core import rules
+from ..context import CancellationToken, ToolContext
+from ..core.model import (
     MAX_RECORD_DEPTH,
     writable_number,
     NO_DEFAULT,
@@ -53,8 +53,8 @@ from .model import (
     UnionType,
     Unsupported,
 )
-from .results import FilePart, ImagePart, JsonPart, TextPart, ToolResult
-from .types import CharMarker, JsonMarker, SizedInt
+from ..results import FilePart, ImagePart, JsonPart, TextPart, ToolResult
+from ..aliases import CharMarker, JsonMarker, SizedInt
 
 if typing.TYPE_CHECKING:
     from .sourcetext import Origin

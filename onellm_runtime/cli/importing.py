@@ -86,7 +86,7 @@ def loaded_from_path(module: str, path: str, root: str) -> Generator[ModuleType,
     ``ImportFailed`` when the module raises (``SystemExit`` included) while importing;
     ``ToolDefinitionError`` passes through, since it is a finding about a tool.
     """
-    from .tool import ToolDefinitionError
+    from ..tool import ToolDefinitionError
 
     parts = module.split(".")
     replaced: dict[str, ModuleType | None] = {}
