@@ -2,7 +2,7 @@
 Annotations table, through both entrances: the raw JSON document and the parsed mapping.
 
 Every expected value and message was written by hand from CONTRACT.md (Types, Annotations,
-Decisions: Binding) and the message table in ``onellm_runtime/binding.py``'s docstring.
+Decisions: Binding) and the message table in ``onellm_runtime/binding/__init__.py``'s docstring.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """How the binder constructs records: every cheaper construction it uses gives what the
-record's own keyword call ``cls(**kwargs)`` gives (``binding._Maker``).
+record's own keyword call ``cls(**kwargs)`` gives (``binding.makers.Maker``).
 
 For each kind of class the binder's result is compared with the keyword call on the same
 values: equal, the same type, and (for dataclasses) the very same instance ``__dict__``,
@@ -21,7 +21,7 @@ from typing import Any, ClassVar, NamedTuple, Optional
 import pytest
 
 from onellm_runtime import ArgumentError, Tool
-from onellm_runtime.binding import _maker  # pyright: ignore[reportPrivateUsage]
+from onellm_runtime.binding.makers import maker_for
 from onellm_runtime.front.typing_front import lower_type
 
 CALLS: list[str] = []
@@ -215,7 +215,7 @@ def test_the_construction_chosen(cls: type) -> None:
     expected = KINDS[cls]
     if expected in ("stores", "positional") and dataclasses.is_dataclass(cls) and sys.version_info < (3, 11):
         expected = "keywords"  # no co_qualname: a generated __init__ cannot be told from a written one
-    assert _maker(record_of(cls)).kind == expected
+    assert maker_for(record_of(cls)).kind == expected
 
 
 def state(obj: object) -> object:

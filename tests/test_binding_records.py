@@ -2,7 +2,7 @@
 Records, Unions, Decisions: Binding; HPD's strict-binding list), through both entrances.
 
 Expected values and messages are written by hand from CONTRACT.md, the HPD seed and the
-message table in ``onellm_runtime/binding.py``.
+message table in ``onellm_runtime/binding/__init__.py``.
 """
 
 from __future__ import annotations

@@ -58,7 +58,6 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from typing_extensions import NotRequired, TypedDict
 
-from onellm_runtime import binding
 from onellm_runtime import (
     ArgumentError,
     Char,
@@ -88,6 +87,7 @@ from onellm_runtime import (
     tool,
 )
 from onellm_runtime.binding import compile_binder
+from onellm_runtime.binding.state import Call
 
 # --- our own tools: every row of the Types table ---------------------------------------------
 
@@ -677,7 +677,7 @@ def compare(name: str, instance: Any) -> None:
             assert raw[1] == mapped[1], (instance, raw[1], mapped[1])
     if raw[0] == "ok" and isinstance(instance, dict) and not _has_big_float(instance):
         # The generated fast path and the generic (collecting) path bind alike.
-        generic = binding._Call(False, compile_binder(t.model)._exact, False, True)
+        generic = Call(False, compile_binder(t.model)._exact, False, True)
         assert compile_binder(t.model)._top.bind(dict(instance), generic) == raw[1]
         assert generic.errors == []
     validator = _validator(name)

@@ -1,0 +1,448 @@
+"""The checks of scalars and choices, each kind's reference check next to the pieces of the generated fast paths and the whole-list fast path for the same kind."""
+
+from __future__ import annotations
+
+import math
+import sys
+from decimal import Decimal
+from typing import Any, Callable, Union
+
+from ..core import formats, rules
+from ..core.model import EnumType, LiteralType, ScalarKind
+from ..core.patterns import compile_pattern
+from .state import BAD, MISSING, Call, Check, NeedExact, type_of
+from .texts import SURROGATE, bounds_text, count_text, digits_text, excerpt, json_kind, one_of, surrogate_text, written_text
+
+#: Floats at or beyond this magnitude may not hold the integer the text wrote.
+EXACT_FLOAT = 9007199254740992.0
+#: An integer written with an exponent or a fraction (``1e2``, ``5.0``) binds only below this
+#: magnitude (10^20, exactly representable as a float); a larger one must be written in plain
+#: digits, so ``1e4299`` never costs a 4,300-digit conversion.
+WRITTEN_LIMIT = 1e20
+_WRITTEN_DIGITS = 20
+#: A Decimal with this exponent (0) was written in plain digits.
+_UNIT = Decimal(1)
+#: Below this magnitude an int has at most 640 digits, the lowest digit limit Python allows,
+#: so only larger ints (possible in a mapping, never from the reader) are measured.
+SMALL_INT = 1 << 2126
+LEAST_SMALL_INT = -SMALL_INT  # a constant: negating a 2,126-bit int on every check costs
+#: A whole-list check: ``bulk(items, raw)`` (``raw``: the items come from the reader).
+Bulk = Callable[[list[Any], bool], Union[list[Any], None]]
+
+
+# --- scalars -----------------------------------------------------------------------------
+
+def digit_limit() -> int:
+    get = getattr(sys, "get_int_max_str_digits", None)
+    return int(get()) if get is not None else 0
+
+
+_POWERS: dict[int, int] = {}
+
+
+def over_digit_limit(n: int) -> int:
+    """The digit limit that ``n`` exceeds, or 0 (without converting ``n`` to text)."""
+    if LEAST_SMALL_INT < n < SMALL_INT:
+        return 0
+    limit = digit_limit()
+    if not limit:
+        return 0
+    power = _POWERS.get(limit)
+    if power is None:
+        power = _POWERS[limit] = 10**limit
+    return limit if abs(n) >= power else 0
+
+
+
+def bool_check(expect: str) -> Check:
+    def check(v: Any, c: Call) -> Any:
+        if v is True or v is False:
+            return v
+        if c.fail():
+            c.add(f"must be {expect}, got {json_kind(v, c)}.")
+        return BAD
+
+    return check
+
+
+#: The fast paths' inline test (true: not the plain valid case, the check above decides).
+_BOOL_FAST = "{x} is not True and {x} is not False"
+
+
+def _bulk_bools(lo: Any, hi: Any) -> Bulk:
+    def bools(v: list[Any], raw: bool) -> list[Any] | None:
+        return v[:] if set(map(type, v)) <= {bool} else None
+
+    return bools
+
+
+def _decimal_to_int(v: Decimal, expect: str, c: Call) -> Any:
+    if v.is_finite() and v == v.to_integral_value():
+        if v.adjusted() < _WRITTEN_DIGITS:
+            return int(v)
+        if v.is_zero():  # 0e5000
+            return 0
+        if not v.same_quantum(_UNIT):  # written with an exponent or a fraction
+            if c.fail():
+                c.add(written_text(v))
+            return BAD
+        limit = digit_limit()
+        if limit and v.adjusted() + 1 > limit:
+            if c.fail():
+                c.add(digits_text(limit))
+            return BAD
+        return int(v)
+    if c.fail():
+        c.add(f"must be {expect}, got {excerpt(v)}.")
+    return BAD
+
+
+def int_check(lo: Any, hi: Any, expect: str) -> Check:
+    bounded = lo is not None or hi is not None
+
+    def check(v: Any, c: Call) -> Any:
+        t = type_of(v)
+        if t is int:
+            n = v
+            if not LEAST_SMALL_INT < v < SMALL_INT and not c.raw:  # a mapping's int: never converted yet
+                limit = over_digit_limit(v)
+                if limit:
+                    if c.fail():
+                        c.add(digits_text(limit))
+                    return BAD
+        elif t is float:
+            if not (-EXACT_FLOAT < v < EXACT_FLOAT):
+                if c.raw and not c.exact:
+                    raise NeedExact  # 1e19 or 1e400: the float may not hold what the text wrote
+                if not v.is_integer():
+                    if c.fail():
+                        c.add(f"must be {expect}, got {excerpt(v)}.")
+                    return BAD
+                if not -WRITTEN_LIMIT < v < WRITTEN_LIMIT:  # a float was written with a fraction or an exponent
+                    if c.fail():
+                        c.add(written_text(v))
+                    return BAD
+                n = int(v)
+            elif v.is_integer():
+                n = int(v)
+            else:
+                if c.fail():
+                    c.add(f"must be {expect}, got {excerpt(v)}.")
+                return BAD
+        elif t is Decimal:
+            n = _decimal_to_int(v, expect, c)
+            if n is BAD:
+                return BAD
+        else:
+            if c.fail():
+                c.add(f"must be {expect}, got {json_kind(v, c)}.")
+            return BAD
+        if bounded and ((lo is not None and n < lo) or (hi is not None and n > hi)):
+            if c.fail():
+                c.add(f"must be {bounds_text(lo, hi)}, got {excerpt(n)}.")
+            return BAD
+        return n
+
+    return check
+
+
+#: The fast paths' inline test, as ``int_check`` takes its plain path: an int, and, unless it
+#: comes from the reader, within the magnitude that needs no digit count (bounds are added
+#: by ``fast_test``).
+_INT_FAST = "type({x}) is not int"
+_INT_FAST_MAPPING = " or not LEAST < {x} < SMALL"
+
+
+def _bulk_ints(lo: Any, hi: Any) -> Bulk:
+    def ints(v: list[Any], raw: bool) -> list[Any] | None:
+        if set(map(type, v)) <= {int}:
+            if v and ((lo is not None and min(v) < lo) or (hi is not None and max(v) > hi)):
+                return None
+            if not raw and v and not (LEAST_SMALL_INT < min(v) and max(v) < SMALL_INT):
+                return None  # a mapping's large int: the item check measures it
+            return v[:]
+        return None
+
+    return ints
+
+
+def float_check(lo: Any, hi: Any, expect: str) -> Check:
+    bounded = lo is not None or hi is not None
+
+    def check(v: Any, c: Call) -> Any:
+        t = type_of(v)
+        if t is float:
+            x = compare = v
+        elif t is int:
+            try:
+                x = float(v)
+            except OverflowError:
+                x = math.inf
+            compare = v  # bounds are checked on the exact integer
+        elif t is Decimal:
+            x = compare = float(v) if v.is_finite() else math.nan  # float() raises for a signalling NaN
+        else:
+            if c.fail():
+                c.add(f"must be {expect}, got {json_kind(v, c)}.")
+            return BAD
+        if x - x != 0.0:  # NaN or an infinity
+            if c.fail():
+                c.add(f"must be a finite number, got {excerpt(v)}.")
+            return BAD
+        if bounded and ((lo is not None and compare < lo) or (hi is not None and compare > hi)):
+            if c.fail():
+                c.add(f"must be {bounds_text(lo, hi)}, got {excerpt(v)}.")
+            return BAD
+        return x
+
+    return check
+
+
+_FLOAT_FAST = "type({x}) is not float or {x} - {x} != 0.0"
+
+
+def _bulk_floats(lo: Any, hi: Any) -> Bulk:
+    def floats(v: list[Any], raw: bool) -> list[Any] | None:
+        if set(map(type, v)) <= {float} and all(map(math.isfinite, v)):
+            if v and ((lo is not None and min(v) < lo) or (hi is not None and max(v) > hi)):
+                return None
+            return v[:]
+        return None
+
+    return floats
+
+
+def _as_decimal(bound: Any) -> Decimal | None:
+    """A bound as the decimal its source text wrote (``0.1`` is 0.1, not the float's expansion)."""
+    if bound is None:
+        return None
+    return Decimal(repr(bound)) if isinstance(bound, float) else Decimal(bound)
+
+
+def decimal_check(lo: Any, hi: Any, expect: str) -> Check:
+    dlo, dhi = _as_decimal(lo), _as_decimal(hi)
+    bounded = lo is not None or hi is not None
+
+    def check(v: Any, c: Call) -> Any:
+        t = type_of(v)
+        if t is Decimal:
+            if not v.is_finite():  # only a mapping can hold one: the reader refuses NaN
+                if c.fail():
+                    c.add(f"must be a finite number, got {excerpt(v)}.")
+                return BAD
+            d = v
+        elif t is int:
+            if not LEAST_SMALL_INT < v < SMALL_INT and not c.raw:
+                limit = over_digit_limit(v)
+                if limit:
+                    if c.fail():
+                        c.add(digits_text(limit))
+                    return BAD
+            d = Decimal(v)
+        elif t is float:
+            if v - v != 0.0:
+                if c.fail():
+                    c.add(f"must be a finite number, got {excerpt(v)}.")
+                return BAD
+            d = Decimal(repr(v))  # the text a JSON parser read it from
+        else:
+            if c.fail():
+                c.add(f"must be {expect}, got {json_kind(v, c)}.")
+            return BAD
+        if bounded and ((dlo is not None and d < dlo) or (dhi is not None and d > dhi)):
+            if c.fail():
+                c.add(f"must be {bounds_text(lo, hi)}, got {excerpt(v)}.")
+            return BAD
+        return d
+
+    return check
+
+
+def string_check(
+    expect: str,
+    min_len: int | None,
+    max_len: int | None,
+    pattern: str | None,
+    fmt: str | None,
+) -> Check:
+    search = compile_pattern(pattern).search if pattern is not None else None
+    test = {"email": formats.is_email, "uri": formats.is_uri}.get(fmt or "")
+    hint = formats.FORMAT_HINTS.get(fmt or "", "")
+    sized = min_len is not None or max_len is not None
+    plain = not sized and search is None and test is None
+
+    def check(v: Any, c: Call) -> Any:
+        if type(v) is not str:
+            if c.fail():
+                c.add(f"must be {expect}, got {json_kind(v, c)}.")
+            return BAD
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            if c.fail():
+                c.add(surrogate_text(v))
+            return BAD
+        if plain:
+            return v
+        ok = True
+        if sized:
+            n = len(v)
+            if (min_len is not None and n < min_len) or (max_len is not None and n > max_len):
+                ok = False
+                if c.fail():
+                    c.add(f"must be {count_text(min_len, max_len, 'character', n)} long, got {n}.")
+        if search is not None and search(v) is None:
+            ok = False
+            if c.fail():
+                c.add(f"must match the pattern {pattern}, got {excerpt(v)}.")
+        if test is not None and not test(v):
+            ok = False
+            if c.fail():
+                c.add(f"must be {hint}, got {excerpt(v)}.")
+        return v if ok else BAD
+
+    return check
+
+
+#: For a string without length, pattern or format.
+_STR_FAST = "type({x}) is not str or (not {x}.isascii() and SURR({x}) is not None)"
+
+
+def _bulk_strings(lo: Any, hi: Any) -> Bulk:
+    def strings(v: list[Any], raw: bool) -> list[Any] | None:
+        if set(map(type, v)) <= {str} and all(map(str.isascii, v)):
+            return v[:]
+        return None
+
+    return strings
+
+
+def parsed_check(expect: str, reader: Callable[[str], Any], hint: str) -> Check:
+    def check(v: Any, c: Call) -> Any:
+        if type(v) is not str:
+            if c.fail():
+                c.add(f"must be {expect}, got {json_kind(v, c)}.")
+            return BAD
+        out = reader(v)
+        if out is None:
+            if c.fail():
+                c.add(f"must be {hint}, got {excerpt(v)}.")
+            return BAD
+        return out
+
+    return check
+
+
+READERS: dict[ScalarKind, tuple[Callable[[str], Any], str]] = {
+    ScalarKind.UUID: (formats.read_uuid, "uuid"),
+    ScalarKind.DATETIME: (formats.read_datetime, "date-time"),
+    ScalarKind.DATE: (formats.read_date, "date"),
+    ScalarKind.TIME: (formats.read_time, "time"),
+    ScalarKind.TIMEDELTA: (formats.read_timedelta, "timedelta"),
+    ScalarKind.BYTES: (formats.read_base64, "base64"),
+}
+
+# --- the fast-path pieces, by kind ------------------------------------------------------------
+
+#: The names the inline tests use, for the generated code's namespace.
+FAST_NAMES: dict[str, Any] = {"SURR": SURROGATE.search, "SMALL": SMALL_INT, "LEAST": LEAST_SMALL_INT}
+_FAST_TESTS = {"str": _STR_FAST, "int": _INT_FAST, "float": _FLOAT_FAST, "bool": _BOOL_FAST}
+
+
+def fast_test(kind: str, x: str, raw: bool) -> str:
+    """The inline test of a plain ``kind`` value held in the variable ``x``, without bounds.
+
+    ``raw``: the value comes from the reader, so an int is within the digit limit; a mapping's
+    int may not be, and a large one takes the generic path, which measures it."""
+    test = _FAST_TESTS[kind]
+    if kind == "int" and not raw:
+        test += _INT_FAST_MAPPING
+    return test.format(x=x)
+
+
+_BULKS: dict[str, Callable[[Any, Any], Bulk]] = {
+    "str": _bulk_strings,
+    "int": _bulk_ints,
+    "float": _bulk_floats,
+    "bool": _bulk_bools,
+}
+
+
+def bulk_for(check_kind: str, lo: Any, hi: Any) -> Bulk | None:
+    """A whole-list fast path for unconstrained-kind scalar items (C-level loops), or None."""
+    make = _BULKS.get(check_kind)
+    return make(lo, hi) if make is not None else None
+
+
+# --- choices -----------------------------------------------------------------------------
+
+
+def enum_check(node: EnumType, nullable: bool) -> Check:
+    cls: Any = node.origin
+    table: dict[str, object] = {name: (cls[name] if cls is not None else name) for name in node.members}
+    names = node.members
+
+    def check(v: Any, c: Call) -> Any:
+        if type(v) is str:
+            member = table.get(v, MISSING)
+            if member is not MISSING:
+                return member
+        if c.fail():
+            c.add(one_of(v, names, nullable))
+        return BAD
+
+    return check
+
+
+def literal_check(node: LiteralType, nullable: bool) -> Check:
+    values = node.values
+    kind = rules.literal_json_type(values[0])
+    table: dict[object, object] = {v: v for v in values}
+
+    def fault(v: Any, c: Call) -> Any:
+        if c.fail():
+            c.add(one_of(v, values, nullable))
+        return BAD
+
+    if kind == "string":
+
+        def check(v: Any, c: Call) -> Any:
+            if type(v) is str:
+                found = table.get(v, MISSING)
+                if found is not MISSING:
+                    return found
+            return fault(v, c)
+
+    elif kind == "integer":
+
+        def check(v: Any, c: Call) -> Any:
+            t = type_of(v)
+            if t is int or (t is Decimal and v.is_finite()):  # a signalling NaN cannot be hashed
+                found = table.get(v, MISSING)
+                if found is not MISSING:
+                    return found
+            elif t is float:
+                if not (-EXACT_FLOAT < v < EXACT_FLOAT) and c.raw and not c.exact:
+                    raise NeedExact
+                found = table.get(v, MISSING)
+                if found is not MISSING:
+                    return found
+            return fault(v, c)
+
+        def written(v: Any, c: Call) -> Any:
+            """As an integer type: a value written with an exponent or a fraction binds below 10^20."""
+            found = check(v, c)
+            if found is not BAD and type_of(v) is not int and not -WRITTEN_LIMIT < found < WRITTEN_LIMIT:
+                if c.fail():
+                    c.add(written_text(v))
+                return BAD
+            return found
+
+        return written
+
+    else:
+
+        def check(v: Any, c: Call) -> Any:
+            if (v is True or v is False) and any(v is x for x in values):
+                return v
+            return fault(v, c)
+
+    return check

@@ -1,0 +1,240 @@
+"""The generated fast paths.
+
+A record's members are checked by straight-line code generated once per record: no loop
+over field descriptors, simple values (plain strings, integers, booleans, floats, enum
+names) checked inline, the constructor called with keywords. Whatever is not the plain
+valid case (a missing or unknown member, an integer written 5.0, a null, any fault) is
+handed to the generic ``Body.bind``, which is the reference: the generated code only
+ever accepts what ``bind`` accepts, with the same result.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any
+
+from .checks import FAST_NAMES, fast_test
+from .containers import duplicates
+from .makers import TUPLE_NEW, Maker
+from .state import MISSING, Check
+
+if TYPE_CHECKING:
+    from .records import Body, Field
+
+def _inline(
+    spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str, bail: str = "generic(d, c)", raw: bool = False
+) -> list[str]:
+    """Lines that check ``x`` and set ``v<i>``, or ``return <bail>`` (the generic path);
+    ``raw``: the value comes from the reader (see ``checks.fast_test``)."""
+    kind = spec[0]
+    out: list[str] = []
+    if kind == "str":
+        out.append(f"{pad}if {fast_test(kind, 'x', raw)}: return {bail}")
+    elif kind in ("int", "float"):
+        test = fast_test(kind, "x", raw)
+        lo, hi = spec[1], spec[2]
+        if lo is not None:
+            ns[f"LO{i}"] = lo
+            test += f" or x < LO{i}"
+        if hi is not None:
+            ns[f"HI{i}"] = hi
+            test += f" or x > HI{i}"
+        out.append(f"{pad}if {test}: return {bail}")
+    elif kind == "bool":
+        out.append(f"{pad}if {fast_test(kind, 'x', raw)}: return {bail}")
+    elif kind == "table":
+        ns[f"T{i}"] = spec[1]
+        out.append(f"{pad}x = T{i}.get(x, MISSING) if type(x) is str else MISSING")
+        out.append(f"{pad}if x is MISSING: return {bail}")
+    elif kind == "list":  # a list (or tuple) of plain scalars, checked item by item in place
+        item, lo, hi, container = spec[1], spec[2], spec[3], spec[4]
+        test = fast_test(item, "y", raw)
+        if lo is not None:
+            ns[f"LO{i}"] = lo
+            test += f" or y < LO{i}"
+        if hi is not None:
+            ns[f"HI{i}"] = hi
+            test += f" or y > HI{i}"
+        out.append(f"{pad}if type(x) is not list: return {bail}")
+        out.append(f"{pad}for y in x:")
+        out.append(f"{pad}    if {test}: return {bail}")
+        out.append(f"{pad}x = {'tuple(x)' if container == 'tuple' else 'x[:]'}")
+    else:
+        out.append(f"{pad}x = C{i}(x, c)")
+    out.append(f"{pad}v{i} = x")
+    return out
+
+
+def _build_lines(
+    body: Body, present: list[int], optional: list[int], pad: str, bail: str, ns: dict[str, Any]
+) -> list[str]:
+    """Lines that return the built value from ``v<i>`` (``p<i>`` says whether optional ``i`` was given)."""
+    import keyword
+
+    names = [f.name for f in body.fields]
+    out: list[str] = []
+    if body.build is None:
+        out.append(pad + "r = {" + ", ".join(f"{names[i]!r}: v{i}" for i in present) + "}")
+        out += [f"{pad}if p{i}: r[{names[i]!r}] = v{i}" for i in optional]
+        out.append(f"{pad}return r")
+        return out
+    maker = body.maker
+    if maker.kind in ("stores", "tuple"):
+        return _direct_lines(maker, names, optional, pad, bail, ns)
+    if not optional and all(names[i].isidentifier() and not keyword.iskeyword(names[i]) for i in present):
+        given = {names[i]: f"v{i}" for i in present}
+        # Leading parameters by position: the same __init__ runs, without a keyword dict.
+        lead = list(itertools.takewhile(given.__contains__, maker.order))
+        args = [given[name] for name in lead] + [f"{name}={given[name]}" for name in given if name not in lead]
+        call = "BUILD(" + ", ".join(args) + ")"
+    else:
+        out.append(pad + "r = {" + ", ".join(f"{names[i]!r}: v{i}" for i in present) + "}")
+        out += [f"{pad}if p{i}: r[{names[i]!r}] = v{i}" for i in optional]
+        call = "BUILD(**r)"
+    return out + [f"{pad}try:", f"{pad}    return {call}", f"{pad}except BaseException:", f"{pad}    return {bail}"]
+
+
+def _direct_lines(
+    maker: Maker, names: list[str], optional: list[int], pad: str, bail: str, ns: dict[str, Any]
+) -> list[str]:
+    """The body of a record's constructor, written out (see ``maker_for``): the same values in
+    the same order, without a call frame and its keyword dict."""
+    index = {name: i for i, name in enumerate(names)}
+    values: list[str] = []
+    for j, attr in enumerate(maker.order):
+        i = index.get(attr)
+        fill_text = ""
+        default = maker.defaults.get(attr)
+        if default is not None:
+            how, fill = default
+            ns[f"D{j}"] = fill
+            fill_text = f"D{j}()" if how == "factory" else f"D{j}"
+        if i is None:  # not a parameter: a field(init=False) with a default factory
+            values.append(fill_text)
+        elif i in optional:
+            values.append(f"v{i} if p{i} else {fill_text}")
+        else:
+            values.append(f"v{i}")
+    if maker.kind == "tuple":
+        body = [f"return TNEW(BUILD, ({', '.join(values)}{',' if len(values) == 1 else ''}))"]
+    else:
+        body = ["o = NEW(BUILD)", *(f"o.{attr} = {v}" for attr, v in zip(maker.order, values)), "return o"]
+    return [f"{pad}try:", *(f"{pad}    {line}" for line in body), f"{pad}except BaseException:", f"{pad}    return {bail}"]
+
+
+def generate(body: Body, wrong_kind: Check | None) -> Any:
+    """The fast paths of ``body``, generated as source and compiled once.
+
+    Always ``fast(d, c)`` over a dict (``body.fast``). With ``wrong_kind`` (a record), the
+    returned function is a whole ``check(v, c)``; without it (the parameters), ``body.ordered``
+    is set to ``ordered(pairs, c)`` for a raw object. Both raw entries first try the members
+    as a model following the schema writes them: in declared order, the optional ones at
+    the end possibly left out. Then no dict is built: each pair's key is compared with the
+    member expected there, which also rules out unknown and duplicate keys.
+    """
+    n = len(body.fields)
+    ns: dict[str, Any] = {
+        "MISSING": MISSING,
+        "generic": body.bind,
+        "BUILD": body.build,
+        "NEW": object.__new__,
+        "TNEW": TUPLE_NEW,
+        "KNOWN": frozenset(f.wire for f in body.fields),
+        "DUPS": duplicates,
+        "WRONG": wrong_kind,
+        **FAST_NAMES,
+    }
+    for i, f in enumerate(body.fields):
+        ns[f"C{i}"] = f.check
+    # -- over a dict ----------------------------------------------------------------------
+    lines = ["def fastd(d, c):"]
+    closed = all(f.required for f in body.fields)  # then n keys, all found, leave no room for another
+    lines += [
+        "    if c.collect: return generic(d, c)",
+        f"    if len(d) != {n}: return generic(d, c)"
+        if closed
+        else f"    if len(d) > {n} or not d.keys() <= KNOWN: return generic(d, c)",
+    ]
+    optional: list[int] = []
+    for i, f in enumerate(body.fields):
+        lines.append(f"    x = d.get({f.wire!r}, MISSING)")
+        pad = "    "
+        if f.required:
+            lines.append("    if x is MISSING: return generic(d, c)")
+        else:
+            optional.append(i)
+            cond = "x is not MISSING" if f.nullable else "x is not MISSING and (x is not None or not c.openai)"
+            lines.append(f"    p{i} = {cond}")
+            lines.append(f"    if p{i}:")
+            pad = "        "
+        if f.nullable:
+            lines.append(f"{pad}if x is None: v{i} = None")
+            lines.append(f"{pad}else:")
+            pad += "    "
+        lines += _inline(f.spec, i, ns, pad)
+    required = [i for i in range(n) if i not in optional]
+    lines += _build_lines(body, required, optional, "    ", "generic(d, c)", ns)
+    # -- over the raw pairs -------------------------------------------------------------------
+    if wrong_kind is not None:
+        lines += [
+            "def slow(v, c):",
+            "    t = type(v)",
+            "    if t is dict: return fastd(v, c)",
+            "    if t is tuple and c.raw:",
+            "        d = dict(v)",
+            "        if len(d) != len(v): DUPS(v, c)",
+            "        return fastd(d, c)",
+            "    return WRONG(v, c)",
+        ]
+    else:
+        lines += [
+            "def slow(v, c):",
+            "    d = dict(v)",
+            "    if len(d) != len(v): DUPS(v, c)",
+            "    return fastd(d, c)",
+        ]
+    # The fewest members an ordered object can have: up to its last required member.
+    least = max((i + 1 for i, f in enumerate(body.fields) if f.required), default=0)
+    entry = "fast" if wrong_kind is not None else "ordered"
+    lines += [f"def {entry}(v, c):"]
+    if n == 0:
+        lines += ["    return slow(v, c)"]
+    else:
+        lines.append("    if type(v) is not tuple or not c.raw or c.collect: return slow(v, c)")
+        # Every member given (what a strict-mode model always sends): one unpacking.
+        lines.append(f"    if len(v) == {n}:")
+        lines.append("        " + ", ".join(f"(k{i}, x{i})" for i in range(n)) + (", = v" if n == 1 else " = v"))
+        keys = " or ".join(f"k{i} != {f.wire!r}" for i, f in enumerate(body.fields))
+        lines.append(f"        if {keys}: return slow(v, c)")
+        for i, f in enumerate(body.fields):
+            lines += _member_lines(f, i, ns, "        ", f"x = x{i}")
+        lines += _build_lines(body, list(range(n)), [], "        ", "slow(v, c)", ns)
+        if least == n:
+            lines.append("    return slow(v, c)")
+        else:  # some optional members left out at the end
+            lines += ["    m = len(v)", f"    if not {least} <= m < {n}: return slow(v, c)"]
+            for i, f in enumerate(body.fields[: n - 1]):
+                pad = "    "
+                if i >= least:
+                    lines.append(f"    if m > {i}:")
+                    pad = "        "
+                lines += [f"{pad}k, x = v[{i}]", f"{pad}if k != {f.wire!r}: return slow(v, c)"]
+                lines += _member_lines(f, i, ns, pad, None)
+            tail = list(range(least, n))
+            lines += [f"    p{i} = m > {i}" for i in tail]
+            lines += _build_lines(body, list(range(least)), tail, "    ", "slow(v, c)", ns)
+    exec("\n".join(lines), ns)
+    if wrong_kind is None:
+        body.ordered = ns["ordered"]
+    return ns["fast"] if wrong_kind is not None else ns["fastd"]
+
+
+def _member_lines(f: Field, i: int, ns: dict[str, Any], pad: str, load: str | None) -> list[str]:
+    """Lines of an ordered fast path that check member ``i``'s value ``x`` (after ``load``) into ``v<i>``."""
+    lines = [] if load is None else [pad + load]
+    if f.nullable:
+        lines += [f"{pad}if x is None: v{i} = None", f"{pad}else:"]
+        return lines + _inline(f.spec, i, ns, pad + "    ", "slow(v, c)", raw=True)
+    if not f.required:
+        lines.append(f"{pad}if x is None: return slow(v, c)")  # null may mean "not given"
+    return lines + _inline(f.spec, i, ns, pad, "slow(v, c)", raw=True)

@@ -1,0 +1,218 @@
+"""The compiler: a tool's type model to one specialised check per node."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from ..core import formats, rules, schema
+from ..core.model import (
+    Annotated,
+    ArrayType,
+    EnumType,
+    JsonType,
+    LiteralType,
+    MapType,
+    Nullable,
+    Record,
+    Scalar,
+    ScalarKind,
+    ToolModel,
+    TypeNode,
+    UnionType,
+)
+from .checks import (
+    READERS,
+    Bulk,
+    bool_check,
+    bulk_for,
+    decimal_check,
+    enum_check,
+    float_check,
+    int_check,
+    literal_check,
+    parsed_check,
+    string_check,
+)
+from .containers import array_check, json_check, map_check, or_null
+from .makers import KEYWORDS, maker_for
+from .records import Body, Field, record_check, union_check
+from .state import Check
+
+def _nullable(node: TypeNode) -> bool:
+    while isinstance(node, (Annotated, Nullable)):
+        if isinstance(node, Nullable):
+            return True
+        node = node.inner
+    return False
+
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) else None
+
+
+class Compiler:
+    def __init__(self, naming: str | None) -> None:
+        self.naming = naming
+        self.uses_decimal = False
+
+    def node(self, node: TypeNode) -> Check:
+        nullable = _nullable(node)
+        check = self._base(node, rules.strip(node), nullable)
+        return or_null(check) if nullable else check
+
+    def _base(self, node: TypeNode, base: TypeNode, nullable: bool) -> Check:
+        or_null = " or null" if nullable else ""
+        if isinstance(base, Scalar):
+            frag = schema.fragment(node, self.naming)
+            return self._scalar(base, frag, or_null)
+        if isinstance(base, EnumType):
+            return enum_check(base, nullable)
+        if isinstance(base, LiteralType):
+            return literal_check(base, nullable)
+        if isinstance(base, UnionType):
+            literal = rules.merged_literal(base)
+            if literal is not None:
+                return literal_check(literal, nullable)
+            disc = rules.marker(node, "discriminator")
+            return self._union(base, None if disc is None else str(disc.args[0]), nullable)
+        if isinstance(base, ArrayType):
+            frag = schema.fragment(node, self.naming)
+            item = self.node(base.item)
+            bulk = None if rules.strip(base.item) is not base.item else self._bulk(base.item)
+            return array_check(
+                item,
+                base.kind,
+                _int_or_none(frag.get("minItems")),
+                _int_or_none(frag.get("maxItems")),
+                "an array" + or_null,
+                bulk,
+            )
+        if isinstance(base, MapType):
+            return map_check(self.node(base.value), "an object" + or_null)
+        if isinstance(base, JsonType):
+            frag = schema.fragment(node, self.naming)
+            return json_check(base.kind, _int_or_none(frag.get("minItems")), _int_or_none(frag.get("maxItems")), nullable)
+        if isinstance(base, Record):
+            return record_check(self._body(base, None), "an object" + or_null)
+        raise TypeError(f"no binder for {base!r}; check the tool with diagnostics.check_tool first")
+
+    def _scalar(self, base: Scalar, frag: dict[str, Any], or_null: str) -> Check:
+        kind = base.kind
+        lo, hi = frag.get("minimum"), frag.get("maximum")
+        if kind == ScalarKind.BOOL:
+            return bool_check("a boolean" + or_null)
+        if kind == ScalarKind.INT:
+            return int_check(lo, hi, "an integer" + or_null)
+        if kind == ScalarKind.FLOAT:
+            return float_check(lo, hi, "a number" + or_null)
+        if kind == ScalarKind.DECIMAL:
+            self.uses_decimal = True
+            return decimal_check(lo, hi, "a number" + or_null)
+        if kind in (ScalarKind.STR, ScalarKind.CHAR):
+            fmt = frag.get("format")
+            return string_check(
+                "a string" + or_null,
+                _int_or_none(frag.get("minLength")),
+                _int_or_none(frag.get("maxLength")),
+                frag.get("pattern"),
+                fmt if fmt in ("email", "uri") else None,
+            )
+        reader, form = READERS[kind]
+        return parsed_check("a string" + or_null, reader, formats.FORMAT_HINTS[form])
+
+    def _bulk(self, item: TypeNode) -> Bulk | None:
+        if not isinstance(item, Scalar):
+            return None
+        frag = schema.fragment(item, self.naming)
+        kind = {ScalarKind.STR: "str", ScalarKind.INT: "int", ScalarKind.FLOAT: "float", ScalarKind.BOOL: "bool"}
+        name = kind.get(item.kind)
+        if name is None:
+            return None
+        return bulk_for(name, frag.get("minimum"), frag.get("maximum"))
+
+    def _fields(self, record: Record, tag: tuple[str, str] | None) -> list[Field]:
+        out: list[Field] = []
+        for f in record.fields:
+            wire = rules.wire_name(f, self.naming)
+            required = f.required or (tag is not None and f.name == tag[0])
+            out.append(Field(wire, f.name, self.node(f.type), required, _nullable(f.type), self._spec(f.type)))
+        return out
+
+    def _spec(self, node: TypeNode) -> tuple[Any, ...]:
+        """How a generated fast path may check a value of ``node`` inline (see ``codegen._inline``)."""
+        base = rules.strip(node)
+        if isinstance(base, Scalar):
+            frag = schema.fragment(node, self.naming)
+            if base.kind == ScalarKind.STR:
+                plain = not any(k in frag for k in ("minLength", "maxLength", "pattern", "format"))
+                return ("str",) if plain else ("call",)
+            if base.kind in (ScalarKind.INT, ScalarKind.FLOAT):
+                return (base.kind.value, frag.get("minimum"), frag.get("maximum"))
+            if base.kind == ScalarKind.BOOL:
+                return ("bool",)
+        if (
+            isinstance(base, ArrayType)
+            and base.kind in ("list", "tuple")
+            and isinstance(base.item, Scalar)
+            and not any(k in schema.fragment(node, self.naming) for k in ("minItems", "maxItems"))
+        ):
+            item = self._spec(base.item)
+            if item[0] in ("str", "int", "float", "bool"):
+                bounds = item[1:3] if item[0] in ("int", "float") else (None, None)
+                return ("list", item[0], bounds[0], bounds[1], base.kind)
+        if isinstance(base, EnumType) and base.origin is not None:
+            cls: Any = base.origin
+            return ("table", {name: cls[name] for name in base.members})
+        if isinstance(base, LiteralType) and rules.literal_json_type(base.values[0]) == "string":
+            return ("table", {v: v for v in base.values})
+        return ("call",)
+
+    def _body(
+        self,
+        record: Record,
+        tag: tuple[str, str] | None,
+        owners: Mapping[str, list[str]] | None = None,
+    ) -> Body:
+        build: Callable[..., Any] | None = None
+        maker = KEYWORDS
+        if record.kind != "typeddict":
+            build = record.origin if callable(record.origin) else None
+            if build is None:
+                build = _plain_dict
+            else:
+                maker = maker_for(record)
+        return Body(self._fields(record, tag), build, None if tag is None else tag[1], owners, maker=maker)
+
+    def _union(self, node: UnionType, explicit: str | None, nullable: bool) -> Check:
+        found = rules.find_discriminator(node, explicit)
+        if isinstance(found, str):
+            raise TypeError(f"union {node!r} has no discriminator; check the tool first")
+        wires: list[str] = []
+        fields_of: dict[str, list[str]] = {}
+        for member, tag in zip(found.members, found.tags):
+            for f in member.fields:
+                wire = rules.wire_name(f, self.naming)
+                if f.name == found.field:
+                    if wire not in wires:
+                        wires.append(wire)
+                else:
+                    fields_of.setdefault(wire, []).append(tag)
+        bodies: dict[str, Body] = {}
+        for member, tag in zip(found.members, found.tags):
+            own = {rules.wire_name(f, self.naming) for f in member.fields}
+            owners = {w: [t for t in tags if t != tag] for w, tags in fields_of.items() if w not in own}
+            bodies[tag] = self._body(member, (found.field, tag), owners)
+        return union_check(bodies, tuple(wires), "an object" + (" or null" if nullable else ""), nullable)
+
+    def top(self, tool: ToolModel) -> Body:
+        fields = [
+            Field(p.name, p.name, self.node(p.type), not p.default.present, _nullable(p.type), self._spec(p.type))
+            for p in rules.model_params(tool)
+        ]
+        mode = literal_check(LiteralType(("wait", "background")), False) if tool.invocation_mode == "model_choice" else None
+        return Body(fields, None, None, None, mode)
+
+
+def _plain_dict(**kwargs: Any) -> dict[str, Any]:
+    return kwargs

@@ -1,0 +1,175 @@
+"""Records, parameters and unions: the members of one closed object, checked by the generic reference ``Body.bind``."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, NamedTuple
+
+from ..core import rules
+from ..errortext import describe
+from .codegen import generate
+from .containers import as_object
+from .makers import KEYWORDS, Maker
+from .state import BAD, MISSING, Call, Check
+from .texts import excerpt, json_kind, name_list, one_of, suggest
+
+class Field(NamedTuple):
+    wire: str
+    name: str
+    check: Check
+    required: bool
+    nullable: bool
+    #: How the generated fast path checks the value inline (see ``codegen._inline``); ``("call",)``
+    #: calls ``check``.
+    spec: tuple[Any, ...] = ("call",)
+
+
+def _no_ordered(v: Any, c: Call) -> Any:  # replaced by the generated one
+    raise NotImplementedError
+
+
+class Body:
+    """The members of one closed object: a record, a union branch, or the tool's parameters."""
+
+    __slots__ = ("fields", "known", "build", "maker", "label", "owners", "mode", "fast", "ordered")
+
+    def __init__(
+        self,
+        fields: list[Field],
+        build: Callable[..., Any] | None,
+        label: str | None = None,
+        owners: Mapping[str, list[str]] | None = None,
+        mode: Check | None = None,
+        maker: Maker | None = None,
+    ) -> None:
+        self.fields = tuple(fields)
+        known = {f.wire for f in fields}
+        if mode is not None:
+            known.add(rules.INVOCATION_MODE)
+        self.known: frozenset[str] = frozenset(known)
+        self.build = build
+        #: How the generated fast paths construct the record (``build`` is the reference).
+        self.maker = maker or KEYWORDS
+        #: For a union branch: its tag, and which other branches own each foreign field.
+        self.label = label
+        self.owners = owners or {}
+        self.mode = mode
+        #: The generated fast paths: they bind the common, valid case and hand anything else to
+        #: ``bind``; ``fast`` over a dict, ``ordered`` over a raw object's pairs (see ``generate``).
+        self.ordered: Callable[[Any, Call], Any] = _no_ordered
+        self.fast: Callable[[dict[Any, Any], Call], Any] = generate(self, None)
+
+    def unknown(self, key: Any, c: Call) -> None:
+        if not isinstance(key, str):
+            c.add(f"has a property name that is not a string: {excerpt(key)}.")
+            return
+        names = [f.wire for f in self.fields] + ([rules.INVOCATION_MODE] if self.mode is not None else [])
+        hint = suggest(key, names)
+        if self.label is None:
+            text = "is not a known property"
+        else:
+            text = f"is not a field of '{self.label}'"
+            owners = self.owners.get(key)
+            if owners:
+                text += " (it belongs to " + ", ".join(f"'{o}'" for o in owners) + ")"
+        if hint is not None:
+            text += f" (did you mean '{hint}'?)."
+        elif self.label is not None:
+            text += f"; '{self.label}' takes: {name_list(names)}."
+        else:
+            text += f"; known properties: {name_list(names)}." if names else "; this takes no arguments."
+        c.add(text, key)
+
+    def bind(self, d: dict[Any, Any], c: Call) -> Any:
+        ok = True
+        if not d.keys() <= self.known:
+            for key in d:
+                if key not in self.known:
+                    ok = False
+                    if c.fail():
+                        self.unknown(key, c)
+        kwargs: dict[str, Any] = {}
+        collect = c.collect
+        for f in self.fields:
+            x = d.get(f.wire, MISSING)
+            if x is MISSING:
+                if f.required:
+                    ok = False
+                    if c.fail():
+                        c.add("is required.", f.wire)
+                continue
+            if x is None and c.openai and not f.required and not f.nullable:
+                continue  # OpenAI strict sends null for "not given"
+            if collect:
+                c.path.append(f.wire)
+                r = f.check(x, c)
+                c.path.pop()
+                if r is BAD:
+                    ok = False
+            else:
+                r = f.check(x, c)
+            kwargs[f.name] = r
+        if self.mode is not None:
+            m = d.get(rules.INVOCATION_MODE, MISSING)
+            if m is not MISSING and not (m is None and c.openai):
+                if collect:
+                    c.path.append(rules.INVOCATION_MODE)
+                    r = self.mode(m, c)
+                    c.path.pop()
+                else:
+                    r = self.mode(m, c)
+                if r is BAD:
+                    ok = False
+                else:
+                    c.mode = r
+        if not ok:
+            return BAD
+        if self.build is None:
+            return kwargs
+        try:
+            return self.build(**kwargs)
+        except BaseException as e:  # a __post_init__ or validator of the user's, whatever it raises
+            if c.fail():
+                c.add(f"is not valid: {describe(e)}")
+            return BAD
+
+
+def record_check(body: Body, expect: str) -> Check:
+    def wrong_kind(v: Any, c: Call) -> Any:
+        if c.fail():
+            c.add(f"must be {expect}, got {json_kind(v, c)}.")
+        return BAD
+
+    check: Check = generate(body, wrong_kind)
+    return check
+
+
+def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nullable: bool) -> Check:
+    tags = list(bodies)
+
+    def check(v: Any, c: Call) -> Any:
+        d = as_object(v, c)
+        if d is None or d is BAD:
+            if d is None and c.fail():
+                c.add(f"must be {expect}, got {json_kind(v, c)}.")
+            return BAD
+        wire = wires[0]
+        tag = d.get(wire, MISSING)
+        if tag is MISSING and len(wires) > 1:
+            for other in wires[1:]:
+                if other in d:
+                    wire, tag = other, d[other]
+                    break
+        if type(tag) is str:
+            body = bodies.get(tag)
+            if body is not None:
+                return body.fast(d, c)
+        if c.fail():
+            if tag is MISSING:
+                c.add(f"is required; it must be one of: {name_list(tags)}.", wire)
+            elif type(tag) is str and not tag.strip():
+                c.add(f"must be one of: {name_list(tags)}; got a blank string.", wire)
+            else:
+                c.add(one_of(tag, tags, False), wire)
+        return BAD
+
+    return check
