@@ -72,4 +72,13 @@ from .binder import Binder, CompiledBinder, compile_binder
 from .state import MAX_REPORTED, ArgumentError, BoundCall
 from .texts import excerpt, format_path
 
-__all__ = ["ArgumentError", "Binder", "BoundCall", "CompiledBinder", "MAX_REPORTED", "compile_binder", "excerpt", "format_path"]
+__all__ = [
+    "ArgumentError",
+    "Binder",
+    "BoundCall",
+    "CompiledBinder",
+    "MAX_REPORTED",
+    "compile_binder",
+    "excerpt",
+    "format_path",
+]

@@ -1,4 +1,5 @@
-"""The compiled binder: the fast path over a raw document, the general two-pass path, and the cache."""
+"""The compiled binder: the fast path over a raw document, the general two-pass path, and
+the cache of binders by tool model."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from .texts import json_kind
 __all__ = ["Binder", "CompiledBinder", "compile_binder"]
 
 Binder = Callable[[Union[str, bytes, Mapping[str, object]], Union[str, None]], "dict[str, object]"]
+
 
 def _objectify(v: Any, c: Call) -> Any:
     """A raw document with its objects as dicts (duplicates reported), for a provider decoder."""
@@ -51,6 +53,7 @@ _ONE_PIECE = jsonparse.PIECES_OVER
 #: never writes to it (a fault raises before any bookkeeping; only a tool with an
 #: invocation mode records one, and those tools do not use it).
 _FAST_RAW = Call(True, False, False, False)
+
 
 class CompiledBinder:
     """A tool's binder: call it as ``binder(arguments, provider)`` (the ``Binder`` shape).
@@ -126,7 +129,8 @@ class CompiledBinder:
             except BaseException as e:  # its keys() or __getitem__ is user code
                 raise ArgumentError(f"Arguments could not be read: {describe(e)}") from None
         else:
-            raise ArgumentError(f"Arguments must be a JSON object, got {json_kind(arguments, Call(False, False, False, False))}.")
+            kind = json_kind(arguments, Call(False, False, False, False))
+            raise ArgumentError(f"Arguments must be a JSON object, got {kind}.")
         openai = provider == "openai"
         decoder = self._provider_decoder(provider) if provider is not None else None
         if decoder is not None:

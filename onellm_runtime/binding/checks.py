@@ -1,4 +1,8 @@
-"""The checks of scalars and choices, each kind's reference check next to the pieces of the generated fast paths and the whole-list fast path for the same kind."""
+"""The checks of scalars and choices.
+
+Each scalar kind's reference check is followed by its pieces of the fast paths: the inline
+test the generated code runs, and the whole-list check of an array of that kind. Both only
+ever accept what the reference check accepts, with the same result."""
 
 from __future__ import annotations
 
@@ -11,7 +15,17 @@ from ..core import formats, rules
 from ..core.model import EnumType, LiteralType, ScalarKind
 from ..core.patterns import compile_pattern
 from .state import BAD, MISSING, Call, Check, NeedExact, type_of
-from .texts import SURROGATE, bounds_text, count_text, digits_text, excerpt, json_kind, one_of, surrogate_text, written_text
+from .texts import (
+    SURROGATE,
+    bounds_text,
+    count_text,
+    digits_text,
+    excerpt,
+    json_kind,
+    one_of,
+    surrogate_text,
+    written_text,
+)
 
 #: Floats at or beyond this magnitude may not hold the integer the text wrote.
 EXACT_FLOAT = 9007199254740992.0
@@ -26,11 +40,13 @@ _UNIT = Decimal(1)
 #: so only larger ints (possible in a mapping, never from the reader) are measured.
 SMALL_INT = 1 << 2126
 LEAST_SMALL_INT = -SMALL_INT  # a constant: negating a 2,126-bit int on every check costs
+
 #: A whole-list check: ``bulk(items, raw)`` (``raw``: the items come from the reader).
 Bulk = Callable[[list[Any], bool], Union[list[Any], None]]
 
 
 # --- scalars -----------------------------------------------------------------------------
+
 
 def digit_limit() -> int:
     get = getattr(sys, "get_int_max_str_digits", None)
@@ -339,6 +355,7 @@ READERS: dict[ScalarKind, tuple[Callable[[str], Any], str]] = {
     ScalarKind.TIMEDELTA: (formats.read_timedelta, "timedelta"),
     ScalarKind.BYTES: (formats.read_base64, "base64"),
 }
+
 
 # --- the fast-path pieces, by kind ------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from .state import MISSING, Check
 if TYPE_CHECKING:
     from .records import Body, Field
 
+
 def _inline(
     spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str, bail: str = "generic(d, c)", raw: bool = False
 ) -> list[str]:

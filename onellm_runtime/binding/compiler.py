@@ -38,6 +38,7 @@ from .makers import KEYWORDS, maker_for
 from .records import Body, Field, record_check, union_check
 from .state import Check
 
+
 def _nullable(node: TypeNode) -> bool:
     while isinstance(node, (Annotated, Nullable)):
         if isinstance(node, Nullable):
@@ -92,7 +93,8 @@ class Compiler:
             return map_check(self.node(base.value), "an object" + or_null)
         if isinstance(base, JsonType):
             frag = schema.fragment(node, self.naming)
-            return json_check(base.kind, _int_or_none(frag.get("minItems")), _int_or_none(frag.get("maxItems")), nullable)
+            lo, hi = _int_or_none(frag.get("minItems")), _int_or_none(frag.get("maxItems"))
+            return json_check(base.kind, lo, hi, nullable)
         if isinstance(base, Record):
             return record_check(self._body(base, None), "an object" + or_null)
         raise TypeError(f"no binder for {base!r}; check the tool with diagnostics.check_tool first")
@@ -210,7 +212,8 @@ class Compiler:
             Field(p.name, p.name, self.node(p.type), not p.default.present, _nullable(p.type), self._spec(p.type))
             for p in rules.model_params(tool)
         ]
-        mode = literal_check(LiteralType(("wait", "background")), False) if tool.invocation_mode == "model_choice" else None
+        chosen = tool.invocation_mode == "model_choice"
+        mode = literal_check(LiteralType(("wait", "background")), False) if chosen else None
         return Body(fields, None, None, None, mode)
 
 

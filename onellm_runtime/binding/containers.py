@@ -11,6 +11,7 @@ from .checks import LEAST_SMALL_INT, SMALL_INT, Bulk, digit_limit, over_digit_li
 from .state import BAD, Call, Check, type_of
 from .texts import SURROGATE, count_text, digits_text, excerpt, json_kind, surrogate_text
 
+
 # --- shared pieces of closures ---------------------------------------------------------
 
 

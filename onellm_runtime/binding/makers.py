@@ -9,6 +9,7 @@ from ..core.model import Record
 #: ``tuple.__new__``, typed for pyright (its stub leaves the item type unknown).
 TUPLE_NEW: Callable[..., Any] = getattr(tuple, "__new__")
 
+
 class Maker(NamedTuple):
     """How the generated fast paths construct a record; every kind runs what the keyword
     call ``cls(**kwargs)`` (the reference, ``Body.bind``) would run, with the same result.

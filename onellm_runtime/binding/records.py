@@ -1,4 +1,5 @@
-"""Records, parameters and unions: the members of one closed object, checked by the generic reference ``Body.bind``."""
+"""Records, parameters and unions: the members of one closed object. ``Body.bind`` is the
+generic check, the reference the generated fast paths (``codegen``) must agree with."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from .containers import as_object
 from .makers import KEYWORDS, Maker
 from .state import BAD, MISSING, Call, Check
 from .texts import excerpt, json_kind, name_list, one_of, suggest
+
 
 class Field(NamedTuple):
     wire: str

@@ -1,4 +1,5 @@
-"""Per-call state: the error a call raises, the bound result, the faults a check signals, and one call's bookkeeping."""
+"""Per-call state: the error a call raises, the bound result, the faults a check signals,
+and one call's bookkeeping."""
 
 from __future__ import annotations
 
@@ -6,10 +7,9 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 from .texts import format_path
 
-__all__ = ["ArgumentError", "BAD", "BoundCall", "Call", "Check", "Fault", "MAX_REPORTED", "MISSING", "NeedExact", "type_of"]
-
 #: How many faults one error lists before ``... and N more.``
 MAX_REPORTED = 20
+
 
 class ArgumentError(ValueError):
     """The arguments do not fit the tool's schema.
@@ -30,6 +30,7 @@ class BoundCall(NamedTuple):
     arguments: dict[str, object]
     #: ``"wait"``, or ``"background"`` when a ``model_choice`` tool was asked to run as a job.
     invocation_mode: str
+
 
 class Fault(Exception):
     """The fast pass met a fault: run the collecting pass."""

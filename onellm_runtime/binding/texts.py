@@ -17,6 +17,7 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 #: ``type``, typed so that the type of an ``Any`` value is ``type[Any]`` for pyright.
 _type_of: Callable[[object], "type[Any]"] = type
 
+
 def _key_text(key: str) -> str:
     return _printable(_quoted(key))
 
