@@ -357,7 +357,7 @@ READERS: dict[ScalarKind, tuple[Callable[[str], Any], str]] = {
 }
 
 
-# --- the fast-path pieces, by kind ------------------------------------------------------------
+# --- the fast-path pieces, looked up by kind -------------------------------------------------
 
 #: The names the inline tests use, for the generated code's namespace.
 FAST_NAMES: dict[str, Any] = {"SURR": SURROGATE.search, "SMALL": SMALL_INT, "LEAST": LEAST_SMALL_INT}

@@ -53,9 +53,11 @@ def _int_or_none(value: object) -> int | None:
 
 
 class Compiler:
+    """Compiles one tool's nodes; ``uses_decimal``: some check needs numbers read exactly."""
+
     def __init__(self, naming: str | None) -> None:
-        self.naming = naming
-        self.uses_decimal = False
+        self.naming: str | None = naming
+        self.uses_decimal: bool = False
 
     def node(self, node: TypeNode) -> Check:
         nullable = _nullable(node)
@@ -208,6 +210,7 @@ class Compiler:
         return union_check(bodies, tuple(wires), "an object" + (" or null" if nullable else ""), nullable)
 
     def top(self, tool: ToolModel) -> Body:
+        """The body of the tool's parameters."""
         fields = [
             Field(p.name, p.name, self.node(p.type), not p.default.present, _nullable(p.type), self._spec(p.type))
             for p in rules.model_params(tool)

@@ -43,24 +43,25 @@ class Body:
         mode: Check | None = None,
         maker: Maker | None = None,
     ) -> None:
-        self.fields = tuple(fields)
+        self.fields: tuple[Field, ...] = tuple(fields)
         known = {f.wire for f in fields}
         if mode is not None:
             known.add(rules.INVOCATION_MODE)
         self.known: frozenset[str] = frozenset(known)
-        self.build = build
+        self.build: Callable[..., Any] | None = build
         #: How the generated fast paths construct the record (``build`` is the reference).
-        self.maker = maker or KEYWORDS
+        self.maker: Maker = maker or KEYWORDS
         #: For a union branch: its tag, and which other branches own each foreign field.
-        self.label = label
-        self.owners = owners or {}
-        self.mode = mode
+        self.label: str | None = label
+        self.owners: Mapping[str, list[str]] = owners or {}
+        self.mode: Check | None = mode
         #: The generated fast paths: they bind the common, valid case and hand anything else to
         #: ``bind``; ``fast`` over a dict, ``ordered`` over a raw object's pairs (see ``generate``).
         self.ordered: Callable[[Any, Call], Any] = _no_ordered
         self.fast: Callable[[dict[Any, Any], Call], Any] = generate(self, None)
 
     def unknown(self, key: Any, c: Call) -> None:
+        """Report ``key``, which is not a member here (with a spelling hint, or the members)."""
         if not isinstance(key, str):
             c.add(f"has a property name that is not a string: {excerpt(key)}.")
             return
@@ -82,6 +83,7 @@ class Body:
         c.add(text, key)
 
     def bind(self, d: dict[Any, Any], c: Call) -> Any:
+        """The generic check of an object's members, and its construction: the reference."""
         ok = True
         if not d.keys() <= self.known:
             for key in d:
@@ -136,6 +138,8 @@ class Body:
 
 
 def record_check(body: Body, expect: str) -> Check:
+    """A record's whole check: its generated fast path, which refuses a value of another kind."""
+
     def wrong_kind(v: Any, c: Call) -> Any:
         if c.fail():
             c.add(f"must be {expect}, got {json_kind(v, c)}.")
@@ -146,6 +150,8 @@ def record_check(body: Body, expect: str) -> Check:
 
 
 def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nullable: bool) -> Check:
+    """A discriminated union's check: the tag picks the branch's body."""
+
     tags = list(bodies)
 
     def check(v: Any, c: Call) -> Any:

@@ -58,15 +58,15 @@ class Call:
     __slots__ = ("collect", "raw", "exact", "openai", "path", "errors", "count", "mode")
 
     def __init__(self, raw: bool, exact: bool, openai: bool, collect: bool) -> None:
-        self.collect = collect
-        self.raw = raw
-        self.exact = exact
-        self.openai = openai
-        self.mode = "wait"
+        self.collect: bool = collect
+        self.raw: bool = raw
+        self.exact: bool = exact
+        self.openai: bool = openai
+        self.mode: str = "wait"
         if collect:  # the fast pass never reaches a path or a message
             self.path: list[object] = []
             self.errors: list[tuple[str, str]] = []
-            self.count = 0
+            self.count: int = 0
 
     def fail(self) -> bool:
         """At a fault: raise in the fast pass; in the collecting pass, whether to write a message."""
