@@ -1,15 +1,16 @@
 """What hostile argument documents cost: CPU time, peak memory and event-loop stall per document.
 
 A corpus of documents of 1 KB, 64 KB and 1 MB, one per shape a hostile model (or a
-compromised proxy) can send: huge exponents, a base64 string, deep nesting, a long string,
+compromised proxy) can send: huge exponents, a base64 string, deep nesting (of one-item and
+two-item arrays, and of objects), a long string,
 many keys, duplicate keys, many small integers, big-digit integers. Each is handed to
 ``ToolInvoker().invoke`` for a tool that takes that shape, in an event loop that also runs a
 ticker task (sleeping 1 ms at a time) whose largest lateness is the loop's longest stall.
 
 Per document it prints the CPU time of ``invoke`` (process CPU, so a worker thread's time
 counts too), of ``tool.bind`` alone, of ``json.loads`` on the same bytes (the floor: reading
-the text at all), the ratio of the last two, the peak memory ``tracemalloc`` sees during ``invoke`` (a separate
-run), that peak per MB of input (and ``json.loads``'s own, for scale), the longest stall, and whether the result was an error.
+the text at all), the ratio of the last two, the peak memory ``tracemalloc`` sees during one ``invoke``
+(a separate run, traced from just before the call inside a running loop), that peak per MB of input (and ``json.loads``'s own, for scale), the longest stall, and whether the result was an error.
 Each CPU figure is the smallest of ``--repeat`` runs (the machine is shared; the smallest is
 the least disturbed). The stall is the largest over the runs (the target's figure); beside it
 the median of the runs' largest stalls, and, in a last row, the stall beside a thread of
@@ -126,6 +127,16 @@ def _deep(size: int) -> str:
     return '{"value":' + "[" * depth + "]" * depth + "}"
 
 
+def _deep_objects(size: int) -> str:
+    depth = max(1, (size - 13) // 5)
+    return '{"value":' + '{"":' * depth + "0" + "}" * depth + "}"
+
+
+def _deep_pairs(size: int) -> str:
+    depth = max(1, (size - 13) // 4)
+    return '{"value":' + "[" * depth + "0" + ",0]" * depth + "}"
+
+
 def _big_digits(size: int) -> str:
     number = "9" * 4000  # under the interpreter's 4,300-digit limit: json.loads reads it too
     return _repeat_items('{"values":[', number, "]}", size)
@@ -135,6 +146,8 @@ SHAPES: dict[str, tuple[str, Callable[[int], str]]] = {
     "huge exponents": ("ints", lambda n: _repeat_items('{"values":[', "1e4299", "]}", n)),
     "base64": ("blob", _base64),
     "deep nesting": ("anything", _deep),
+    "deep objects": ("anything", _deep_objects),
+    "deep two-item arrays": ("anything", _deep_pairs),
     "long string": ("text", lambda n: '{"body":"' + "a" * max(1, n - 11) + '"}'),
     "many keys": ("table", lambda n: _keys(n, False)),
     "duplicate keys": ("table", lambda n: _keys(n, True)),
@@ -204,6 +217,24 @@ def _invoke(t: Tool[..., Any], doc: str) -> tuple[ToolResult, float, float]:
     return asyncio.run(_with_ticker(lambda: ToolInvoker().invoke(t, doc)))
 
 
+def _invoke_peak(t: Tool[..., Any], doc: str) -> int:
+    """The peak memory ``tracemalloc`` sees during one ``invoke`` (bytes): traced from just before
+    the call to its end, inside a running loop with a warmed invoker, so what is counted is the
+    call's own memory and not the event loop's or the invoker's creation."""
+
+    async def run() -> int:
+        invoker = ToolInvoker()
+        await invoker.invoke(t, "{}")
+        tracemalloc.start()
+        try:
+            await invoker.invoke(t, doc)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    return asyncio.run(run())
+
+
 def _loads_quietly(doc: str) -> object:
     try:
         return json.loads(doc)
@@ -242,7 +273,7 @@ def measure_documents(sizes: list[int], repeat: int) -> float:
             stall = max(r[2] for r in runs)
             typical = statistics.median(r[2] for r in runs)
             result = runs[0][0]
-            peak = _peak(lambda: _invoke(t, doc))
+            peak = _invoke_peak(t, doc)
             per_mb = peak / MB / (len(doc) / MB)
             floor_per_mb = _peak(lambda: _loads_quietly(doc)) / MB / (len(doc) / MB)
             ratio = bind / floor if floor > 0 else float("inf")
