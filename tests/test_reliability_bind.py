@@ -264,6 +264,41 @@ def test_what_json_loads_produces_binds_from_a_mapping() -> None:
     }
 
 
+# A JsonValue's arrays are the reader's own lists when nothing in them changes (no second copy
+# of a deep document); a mapping's lists are always copied, since the caller still holds them.
+JSON_VALUE_ROWS = [
+    ('{"x": [[[[[]]]]]}', [[[[[]]]]]),
+    ('{"x": [1, "a", [2.5, true, null]]}', [1, "a", [2.5, True, None]]),
+    ('{"x": [[{"k": [1]}], 2]}', [[{"k": [1]}], 2]),
+    ('{"x": {"a": {"b": [{"c": 1}]}}}', {"a": {"b": [{"c": 1}]}}),
+    ('{"x": [1, {"a": 2}, [3]]}', [1, {"a": 2}, [3]]),
+]
+
+
+@pytest.mark.parametrize(("raw", "expected"), JSON_VALUE_ROWS)
+def test_a_json_value_binds_as_plain_data(raw: str, expected: object) -> None:
+    bound = takes_json.bind(raw)["x"]
+    assert bound == expected
+    assert json.dumps(bound) == json.dumps(expected)  # dicts and lists only, no pairs left
+
+
+def test_a_json_value_nested_as_deep_as_the_reader_binds() -> None:
+    depth = 500  # a 1 KB document: every level a one-item array
+    bound = takes_json.bind('{"x": ' + "[" * depth + "]" * depth + "}")["x"]
+    for _ in range(depth - 1):
+        assert type(bound) is list and len(bound) == 1
+        bound = bound[0]
+    assert bound == []
+
+
+def test_a_mappings_lists_and_dicts_are_copied() -> None:
+    inner: list[object] = [1, 2]
+    outer: dict[str, object] = {"k": inner}
+    bound = takes_json.bind({"x": [outer, inner]})["x"]
+    assert bound == [{"k": [1, 2]}, [1, 2]]
+    assert type(bound) is list and bound[1] is not inner and bound[0] is not outer
+
+
 def test_the_digit_limit_is_the_interpreters() -> None:
     if not hasattr(sys, "set_int_max_str_digits"):
         pytest.skip("no digit limit before 3.10.7")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from decimal import Decimal
 from typing import Any, Callable, Mapping, cast
@@ -224,6 +225,28 @@ def _walk(v: Any, c: Call) -> Any:
                 ok = ok and r is not BAD
                 out.append(r)
             return out if ok else BAD
+        if c.raw:
+            # The reader's own list (the fast pass): kept while no item changes, so a value's
+            # arrays cost no second copy; an item that becomes another object (a raw object's
+            # pairs a dict, a Decimal a float) starts a new list. The reader's list is never
+            # changed, since a collecting pass may walk it again. Written inline, one frame per
+            # level, and a one-item list (each level of a deep document) without an iterator.
+            if len(items) == 1:
+                x = items[0]
+                r = _walk(x, c)
+                return items if r is x else [r]
+            i = 0
+            for x in items:
+                r = _walk(x, c)
+                if r is not x:
+                    out = items[:i]
+                    out.append(r)
+                    append = out.append
+                    for y in itertools.islice(items, i + 1, None):
+                        append(_walk(y, c))
+                    return out
+                i += 1
+            return items
         # A plain loop, not a comprehension or map: one frame per level (3.10 and 3.11 give a
         # comprehension a frame of its own; map re-enters the interpreter from C, which makes
         # every level of a deep document slower), so the walk reaches as deep as the reader.
@@ -246,6 +269,12 @@ def _walk(v: Any, c: Call) -> Any:
                 ok = ok and r is not BAD
                 obj[k] = r
             return obj if ok else BAD
+        if d is not v:  # made just now from a raw object's pairs: its values are replaced in place
+            for k, x in d.items():
+                r = _walk(x, c)
+                if r is not x:
+                    d[k] = r
+            return d
         obj = {}
         for k, x in d.items():
             obj[k] = _walk(x, c)
