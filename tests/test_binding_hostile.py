@@ -6,11 +6,12 @@ JSON: ``Arguments are not valid JSON: ...``") and the binder's message table.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Callable
 
 import pytest
 
 from onellm_runtime import ArgumentError, Email, JsonValue, MaxLength, Pattern, Tool, Url, tool
+from onellm_runtime.binding import compile_binder
 
 
 def error_of(t: Tool[..., Any], arguments: object) -> ArgumentError:
@@ -93,6 +94,38 @@ def test_invalid_utf8_bytes() -> None:
     )
     assert takes_text.bind('{"x": "é"}'.encode()) == {"x": "é"}
     assert takes_text.bind(bytearray(b'{"x": "a"}')) == {"x": "a"}
+
+
+# Bytes take the str path after UTF-8 decoding: every verdict is the same as for the text.
+SAME_AS_TEXT = [
+    (takes_int, '{"x": 5}'),
+    (takes_int, '{"x": 5.0}'),
+    (takes_int, '{"x": 1e400}'),
+    (takes_int, '{"x": "5"}'),
+    (takes_int, '{"x": 1, "x": 2}'),
+    (takes_text, '{"x": "caf\u00e9 \u2603"}'),
+    (takes_text, '{"x": "é ☃"}'),
+    (takes_map, '{"x": {"a": 1, "b": "2"}}'),
+    (takes_list, '{"x": [1, 2, 3]} '),
+    (takes_list, ' {"x": [1]}'),
+    (takes_json, '{"x": {"a": [1, 2.5, null]}}'),
+    (takes_json, '[1]'),
+    (takes_json, '{"x": 1'),
+]
+
+
+@pytest.mark.parametrize(("t", "text"), SAME_AS_TEXT)
+def test_bytes_bind_as_their_text_does(t: Tool[..., Any], text: str) -> None:
+    binder = compile_binder(t.model)
+
+    def outcome(bind: Callable[[str | bytes], object], arguments: str | bytes) -> object:
+        try:
+            return bind(arguments)
+        except ArgumentError as e:
+            return ("error", str(e), e.path)
+
+    for bind in (t.bind, binder.bind_call):  # the invoker binds through bind_call
+        assert outcome(bind, text.encode()) == outcome(bind, text)
 
 
 def test_byte_order_mark_is_not_json() -> None:

@@ -75,21 +75,34 @@ class CompiledBinder:
         self._decoder: Any = MISSING
 
     def __call__(self, arguments: str | bytes | Mapping[str, object], provider: str | None = None) -> dict[str, object]:
-        if provider is None and type(arguments) is str and self._plain and arguments.startswith("{"):
+        given: Any = arguments  # told apart by exact type below (no isinstance: this is per call)
+        kind = type(given)
+        if kind is bytes and given[:1] == b"{":
+            # Bytes as provider SDKs and HTTP bodies hand them over: read as UTF-8 text, then
+            # bound as a str is (a document that starts with "{" has no byte order mark).
+            try:
+                text: str = given.decode()
+            except UnicodeDecodeError:
+                return self._bind_slowly(arguments, provider)[0]  # the reader names the byte
+        elif kind is str and given.startswith("{"):
+            text = given
+        else:
+            return self._bind_slowly(arguments, provider)[0]
+        if provider is None and self._plain:
             # The common case, without the general loop's bookkeeping: a valid raw document,
             # exactly one object (``jsonparse.read_object``, written out: this is per call).
             try:
-                pairs, end = (_READ_PLAIN if len(arguments) <= _ONE_PIECE else _READ_PIECES)(arguments, 0)
+                pairs, end = (_READ_PLAIN if len(text) <= _ONE_PIECE else _READ_PIECES)(text, 0)
             except (ValueError, StopIteration, RecursionError):
                 pairs, end = None, -1  # the general path gives the verdict
-            if end == len(arguments):
+            if end == len(text):
                 try:
                     return self._top.ordered(pairs, _FAST_RAW)  # type: ignore[no-any-return]
                 except (Fault, RecursionError):
                     pass
                 except NeedExact:  # the general path need not find that out again
-                    return self._bind_slowly(arguments, provider, True)[0]
-        return self._bind_slowly(arguments, provider)[0]
+                    return self._bind_slowly(text, provider, True)[0]
+        return self._bind_slowly(text, provider)[0]
 
     def bind_call(self, arguments: str | bytes | Mapping[str, object], provider: str | None = None) -> BoundCall:
         """Bind, or raise ``ArgumentError`` listing every fault; also the requested invocation mode."""
@@ -97,19 +110,30 @@ class CompiledBinder:
         return BoundCall(kwargs, mode)
 
     def _bind(self, arguments: str | bytes | Mapping[str, object], provider: str | None) -> tuple[dict[str, object], str]:
-        if provider is None and type(arguments) is str and self._plain and arguments.startswith("{"):
-            try:  # as in __call__
-                pairs, end = (_READ_PLAIN if len(arguments) <= _ONE_PIECE else _READ_PIECES)(arguments, 0)
+        given: Any = arguments  # as in __call__
+        kind = type(given)
+        if kind is bytes and given[:1] == b"{":
+            try:
+                text: str = given.decode()
+            except UnicodeDecodeError:
+                return self._bind_slowly(arguments, provider)
+        elif kind is str and given.startswith("{"):
+            text = given
+        else:
+            return self._bind_slowly(arguments, provider)
+        if provider is None and self._plain:
+            try:
+                pairs, end = (_READ_PLAIN if len(text) <= _ONE_PIECE else _READ_PIECES)(text, 0)
             except (ValueError, StopIteration, RecursionError):
                 pairs, end = None, -1
-            if end == len(arguments):
+            if end == len(text):
                 try:
                     return self._top.ordered(pairs, _FAST_RAW), "wait"
                 except (Fault, RecursionError):
                     pass
                 except NeedExact:
-                    return self._bind_slowly(arguments, provider, True)
-        return self._bind_slowly(arguments, provider)
+                    return self._bind_slowly(text, provider, True)
+        return self._bind_slowly(text, provider)
 
     def _bind_slowly(
         self, arguments: str | bytes | Mapping[str, object], provider: str | None, exact: bool = False
