@@ -1,13 +1,9 @@
 """4. Import time: ``python -c "import X"`` minus a bare interpreter start.
 
-Three readings, all medians over fresh interpreters (bytecode caches warmed first):
-
-* wall: each ``python -c STMT`` run is paired with a ``python -c pass`` run just before
-  it, and the figure is the median of the paired differences (what a CLI user feels);
-* CPU: the same pairs, counting the child's user+system CPU time instead of the wall
-  clock, which on a shared machine also counts the time the child waits for a core;
-* ``-X importtime``: the interpreter's own account, the summed cumulative time of the
-  top-level imports the statement triggers (modules loaded at start-up are not counted).
+Each ``python -c STMT`` run is paired with a ``python -c pass`` run just before it, and the
+figure is the median of the paired differences of the child's user+system CPU time (the
+wall clock on a shared machine also counts the time the child waits for a core). Once,
+``-X importtime`` gives the interpreter's own account of which modules cost what.
 
 The children run from an empty temporary directory, so the package is found the way an
 installed one is, not through the current directory.
@@ -15,6 +11,7 @@ installed one is, not through the current directory.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import resource
@@ -23,12 +20,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 
 from .peers import Peers
 from .report import Report, Row
-from .timing import Stats
+from .rounds import Comparison, Entry, Results, Target
 
-__all__ = ["run", "importtime"]
+__all__ = ["comparisons", "once", "show", "targets", "importtime"]
 
 TARGET_MS = 25.0
 
@@ -67,24 +65,14 @@ def importtime(stmt: str, cwd: str) -> tuple[float, list[tuple[int, str]]]:
     return total_us / 1e6, loaded
 
 
-def _stats(samples_s: list[float]) -> Stats:
-    ordered = sorted(s * 1e9 for s in samples_s)
-    n = len(ordered)
-    return Stats(statistics.median(ordered), ordered[n // 10], ordered[min(n - 1, (n * 9) // 10)], n)
-
-
-def _measure(stmt: str, runs: int, cwd: str) -> tuple[Stats, Stats, Stats]:
-    """(wall, CPU, -X importtime) of ``stmt`` minus a bare start."""
-    _python(["-c", stmt], cwd)  # warm the bytecode caches
-    walls: list[float] = []
+def _cpu_sample(stmt: str, runs: int, cwd: str) -> float:
+    """One round's figure: the median over ``runs`` pairs of the child's CPU ns minus a bare start's."""
     cpus: list[float] = []
     for _ in range(runs):
-        bare_wall, bare_cpu = _run_s("pass", cwd)
-        wall, cpu = _run_s(stmt, cwd)
-        walls.append(wall - bare_wall)
-        cpus.append(cpu - bare_cpu)
-    own = [importtime(stmt, cwd)[0] for _ in range(max(1, runs // 3))]
-    return _stats(walls), _stats(cpus), _stats(own)
+        _, bare_cpu = _run_s("pass", cwd)
+        _, cpu = _run_s(stmt, cwd)
+        cpus.append((cpu - bare_cpu) * 1e9)
+    return statistics.median(cpus)
 
 
 #: The tool every "import + first tool" program describes, defined before the import.
@@ -116,48 +104,70 @@ def _programs(peers: Peers, first_tool: bool) -> tuple[list[tuple[str, str, bool
     return mine + theirs, skipped
 
 
-def run(report: Report, peers: Peers, smoke: bool) -> None:
-    report.section(
-        "4. Import time (fresh interpreters; figures in ms)",
-        "wall = median of (python -c PROGRAM) - (python -c pass), paired runs; CPU = the same pairs, the",
-        "child's user+system CPU time (on a shared machine the wall clock also counts waiting for a core);",
-        "importtime = median of the summed cumulative -X importtime of the program's top-level imports.",
-        "'import + first tool' also describes one one-parameter tool: what a CLI or a serverless start pays.",
-    )
-    wall_rows: list[Row] = []
-    own_first: Stats | None = None
-    cpu_first: Stats | None = None
-    with tempfile.TemporaryDirectory() as cwd:
-        for first_tool in (False, True):
-            programs, skipped = _programs(peers, first_tool)
-            rows: list[Row] = []
-            cpu_rows: list[Row] = []
-            own_rows: list[Row] = []
-            for label, program, mine in programs:
-                runs = 1 if smoke else (31 if mine else 7)
-                wall, cpu, own = _measure(program, runs, cwd)
-                rows.append(Row(label, wall, is_onellm=mine))
-                cpu_rows.append(Row(label, cpu, is_onellm=mine))
-                own_rows.append(Row(label, own, is_onellm=mine))
-            what = "import + first tool" if first_tool else "import"
-            report.table("import", f"{what}: wall clock, minus a bare start", rows + skipped, unit="ms")
-            report.table("import", f"{what}: CPU time (user+system), minus a bare start", cpu_rows + skipped, unit="ms")
-            if not first_tool:
-                wall_rows, cpu_first = rows, cpu_rows[0].stats
-                report.table("import", "import: -X importtime, cumulative", own_rows + skipped, unit="ms")
-                own_first = own_rows[0].stats
-        _, loaded = importtime("import onellm_runtime", cwd)
+TITLE = "4. Import time (fresh interpreters; figures in ms)"
+NOTES = (
+    "A round's figure = the median over paired runs of the child's user+system CPU time of",
+    "(python -c PROGRAM) minus (python -c pass); CPU rather than wall clock, which on a shared machine also",
+    "counts waiting for a core. 'import + first tool' also describes one one-parameter tool: what a CLI or a",
+    "serverless start pays. -X importtime's account of 'import onellm_runtime' is taken once, after the rounds.",
+)
+
+_WORKDIR: list[str] = []
+
+
+def _cwd() -> str:
+    """An empty directory for the children (removed at exit), so nothing is found through the current directory."""
+    if not _WORKDIR:
+        import atexit
+        import shutil
+
+        _WORKDIR.append(tempfile.mkdtemp(prefix="onellm-import-bench-"))
+        atexit.register(shutil.rmtree, _WORKDIR[0], True)
+    return _WORKDIR[0]
+
+
+def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
+    cwd = _cwd()
+    out = []
+    for first_tool in (False, True):
+        programs, skipped = _programs(peers, first_tool)
+        entries = []
+        for label, program, mine in programs:
+            runs = 1 if smoke else (5 if mine else 1)
+            _python(["-c", program], cwd)  # warm the bytecode caches
+            entries.append(Entry(label, functools.partial(_cpu_sample, program, runs, cwd), is_onellm=mine))
+        entries += [Entry(r.label, None, skipped=r.skipped) for r in skipped]
+        what = "import + first tool" if first_tool else "import"
+        out.append(Comparison("import", what, f"{what}: CPU time (user+system), minus a bare start", entries, unit="ms"))
+    return out
+
+
+def once(peers: Peers, smoke: bool) -> dict[str, Any]:
+    seconds, loaded = importtime("import onellm_runtime", _cwd())
+    return {"importtime_ms": round(seconds * 1000, 2), "importtime_modules": sorted(loaded, reverse=True)}
+
+
+def show(report: Report, results: Results, smoke: bool) -> None:
+    report.section(TITLE, *NOTES)
+    for t in results.section_tables("import"):
+        report.rounds_table(t)
+    loaded = results.once.get("importtime_modules", [])
     report.print()
-    report.print(f"  'import onellm_runtime' loads {len(loaded)} modules; the heaviest by self time:")
-    for self_us, name in sorted(loaded, reverse=True)[:8]:
+    report.print(
+        f"  'import onellm_runtime' loads {len(loaded)} modules, {results.once.get('importtime_ms', float('nan'))} ms by"
+        " -X importtime (wall clock, one run); the heaviest by self time:"
+    )
+    for self_us, name in loaded[:8]:
         report.print(f"    {self_us / 1000:7.2f} ms  {name}")
-    wall_ms = wall_rows[0].stats.median_ns / 1e6 if wall_rows and wall_rows[0].stats else float("nan")
-    cpu_ms = cpu_first.median_ns / 1e6 if cpu_first else float("nan")
-    own_ms = own_first.median_ns / 1e6 if own_first else float("nan")
-    # Judged on CPU time: on a shared machine the wall clock (and -X importtime, which reads
-    # it) also counts the time the child waits for a core; on an idle one the two agree.
+    t = results.table("import", "import")
+    mine = None if t is None else next((f for f in t.figures if f.is_onellm and f.samples), None)
+    cpu_ms = mine.median / 1e6 if mine is not None else float("nan")
     report.target(
         f"import <= {TARGET_MS:.0f} ms (CPU time of the child)",
         cpu_ms <= TARGET_MS,
-        f"CPU {cpu_ms:.1f} ms, wall {wall_ms:.1f} ms, -X importtime {own_ms:.1f} ms",
+        f"CPU {cpu_ms:.1f} ms, median of the rounds",
     )
+
+
+def targets(results: Results) -> list[Target]:
+    return []

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import functools
 import json
+import statistics
 from typing import Any, Awaitable, Callable
 
 from . import shapes
 from .peers import Peers
-from .report import Report, Row
+from .report import Report
+from .rounds import Comparison, Entry, Results, Table, Target
 from .timing import per_call_async
 
-__all__ = ["run"]
+__all__ = ["comparisons", "show", "targets"]
 
 TARGET_VS_FASTEST = 5.0
 
@@ -119,51 +121,68 @@ _PEERS: list[tuple[str, str, Callable[[Callable[..., Any], str], Op], str, bool]
 ]
 
 
-def _row(label: str, make: Callable[[], Op], calls: int, repeat: int, *, note: str = "", onellm: bool = False) -> Row:
+ONELLM = "onellm ToolInvoker().invoke(tool, raw)"
+TARGET_VS_EVERY_PEER = 1.0
+
+
+def _entry(label: str, make: Callable[[], Op], calls: int, repeat: int, *, note: str = "", onellm: bool = False) -> Entry:
     try:
         op = make()
-    except (NotImplementedError, ImportError, AttributeError, TypeError) as e:
-        return Row(label, None, skipped=f"not available yet: {type(e).__name__}: {e}")
-    try:
-        stats = per_call_async(op, calls, repeat)
+        per_call_async(op, 1, 1)  # the check that it works (and its first-call set-up)
     except NotImplementedError as e:
-        return Row(label, None, skipped=f"not available yet: NotImplementedError: {e}")
+        return Entry(label, None, skipped=f"not available yet: NotImplementedError: {e}")
     except Exception as e:
-        return Row(label, None, skipped=f"failed: {type(e).__name__}: {str(e).splitlines()[0][:80]}")
-    return Row(label, stats, note=note, is_onellm=onellm)
+        return Entry(label, None, skipped=f"failed: {type(e).__name__}: {str(e).splitlines()[0][:80]}")
+    return Entry(label, lambda: per_call_async(op, calls, repeat).median_ns, note=note, is_onellm=onellm)
 
 
-def run(report: Report, peers: Peers, smoke: bool) -> None:
-    report.section(
-        "3. End-to-end invoke per call (bind, call a trivial async tool, build the result)",
-        "Each implementation is prepared once per tool; each call starts from the raw JSON text.",
-        "Time per call = median over batches of the batch mean on one event loop, on the CPU clock, GC paused;",
-        "ratio = row / onellm.",
-    )
-    speedups: dict[str, float] = {}
+TITLE = "3. End-to-end invoke per call (bind, call a trivial async tool, build the result)"
+NOTES = (
+    "Each implementation is prepared once per tool; each call starts from the raw JSON text.",
+    "A round's figure = median over batches of the batch mean on one event loop, on the CPU clock, GC paused;",
+    "ratio = row / onellm.",
+)
+
+
+def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
+    out = []
     for label, _, afn, raw in shapes.BIND_DOCS:
         calls = 3 if smoke else max(20, 1_000_000 // (len(raw) * 20))
-        repeat = 2 if smoke else 11
-        rows = [_row("onellm ToolInvoker().invoke(tool, raw)", functools.partial(_onellm, afn, raw), calls, repeat, onellm=True)]
-        counted: list[Row] = []
-        for key, peer_label, make, note, counts in _PEERS:
+        repeat = 1 if smoke else 4
+        entries = [_entry(ONELLM, functools.partial(_onellm, afn, raw), calls, repeat, onellm=True)]
+        for key, peer_label, make, note, _ in _PEERS:
             if peers.available(key):
-                rows.append(_row(peer_label, functools.partial(make, afn, raw), calls, repeat, note=note))
-                if counts:
-                    counted.append(rows[-1])
+                entries.append(_entry(peer_label, functools.partial(make, afn, raw), calls, repeat, note=note))
             else:
-                rows.append(Row(peer_label, None, skipped=peers.why_missing(key)))
-        report.table("invoke", f"{label} ({len(raw):,} bytes)", rows)
-        mine = rows[0].stats
-        theirs = [r.stats.median_ns for r in counted if r.stats is not None]
-        if mine is not None and theirs:
-            speedups[label] = min(theirs) / mine.median_ns
+                entries.append(Entry(peer_label, None, skipped=peers.why_missing(key)))
+        out.append(Comparison("invoke", label.split(":")[0], f"{label} ({len(raw):,} bytes)", entries))
+    return out
+
+
+def _speedups(t: Table) -> list[float]:
+    """Round by round: the fastest counted peer's time / onellm's (>= 1: onellm at least as fast as every peer)."""
+    mine = t.figure(ONELLM)
+    theirs = [f for f in (t.figure(label) for _, label, _, _, counts in _PEERS if counts) if f is not None]
+    if mine is None or not theirs:
+        return []
+    rounds = min(len(mine.samples), *(len(f.samples) for f in theirs))
+    return [min(f.samples[r] for f in theirs) / mine.samples[r] for r in range(rounds)]
+
+
+def show(report: Report, results: Results, smoke: bool) -> None:
+    report.section(TITLE, *NOTES)
+    speedups: dict[str, float] = {}
+    for t in results.section_tables("invoke"):
+        report.rounds_table(t)
+        s = _speedups(t)
+        if s:
+            speedups[t.name] = statistics.median(s)
     if speedups:
         least = min(speedups, key=lambda k: speedups[k])
         report.target(
             f"invoke >= {TARGET_VS_FASTEST:.0f}x faster than the fastest peer's call path (every document)",
             speedups[least] >= TARGET_VS_FASTEST,
-            ", ".join(f"{k.split(':')[0]} {v:.1f}x" for k, v in speedups.items()),
+            ", ".join(f"{k} {v:.1f}x" for k, v in speedups.items()),
         )
     else:
         report.target(
@@ -171,3 +190,16 @@ def run(report: Report, peers: Peers, smoke: bool) -> None:
             False,
             "not measured: the onellm invoker is not available, or no peer is installed",
         )
+
+
+def targets(results: Results) -> list[Target]:
+    return [
+        Target(
+            f"invoke: fastest peer's call path / onellm, {t.name} call",
+            _speedups(t),
+            TARGET_VS_EVERY_PEER,
+            at_most=False,
+            why_not="not measured (no peer installed, or onellm's invoker unavailable)",
+        )
+        for t in results.section_tables("invoke")
+    ]

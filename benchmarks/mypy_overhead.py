@@ -165,7 +165,8 @@ from .shared import LIMIT, Address, Code, Customer, Filters, Line, Priority, Qua
 '''
 
 
-def generate(directory: Path, modules: int, tools: int) -> None:
+def generate(directory: Path, modules: int, tools: int, root: Path = ROOT) -> None:
+    """The package ``genproj`` and two configs, plain and with the plugin, finding onellm under ``root``."""
     package = directory / "genproj"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
@@ -176,7 +177,7 @@ def generate(directory: Path, modules: int, tools: int) -> None:
             body.append(TOOL_TEMPLATES[t % len(TOOL_TEMPLATES)].format(n=f"{m}_{t}"))
         (package / f"tools_{m:03d}.py").write_text("".join(body))
     for name, plugins in (("plain.ini", ""), ("plugin.ini", "plugins = onellm_mypy\n")):
-        (directory / name).write_text(f"[mypy]\n{plugins}mypy_path = {ROOT}\n")
+        (directory / name).write_text(f"[mypy]\n{plugins}mypy_path = {root}\n")
 
 
 def _run(args: list[str], cwd: Path) -> float:

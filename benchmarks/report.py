@@ -1,9 +1,10 @@
-"""Printing: one table per measurement, every row with its ratio to onellm's figure.
+"""Printing: one table per comparison, every row with its ratio to its base (onellm's row unless said).
 
-The ratio is always *the row's time divided by onellm's time*: ``21.0x`` means onellm
-takes 1/21 of that row's time; ``0.70x`` means the row is faster than onellm. A target
-line after each table says MET or MISSED with the numbers that decide it, and every
-figure is also kept in ``Report.results`` for ``--json``.
+The ratio is *the row's time divided by its base's time*, taken round by round and printed
+as the median over the rounds with its range (min-max): ``21.0x`` means onellm takes 1/21
+of that row's time; ``0.70x`` means the row is faster. Each figure is printed as its
+minimum over the rounds, its median, and the range (min-max) across the rounds. Target
+lines say met or missed with the numbers that decide them.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from .rounds import Table, ratios, spread
 from .timing import Stats
 
 __all__ = ["Row", "Report"]
@@ -28,7 +30,7 @@ class Row:
 
 
 #: How many ns one printed unit is.
-_UNITS = {"us": 1e3, "ms": 1e6}
+_UNITS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
 def _fmt(ns: float, unit: str) -> str:
@@ -86,6 +88,34 @@ class Report:
                 "ratio_to_onellm": None if base is None else round(s.median_ns / base.median_ns, 3),
             }
         self.results.setdefault(key, {})[heading] = kept
+
+    def rounds_table(self, t: Table) -> None:
+        """A comparison's figures over the rounds: minimum, median, min-max, and the ratio to the base."""
+        unit = t.unit
+        self.print()
+        self.print(f"  {t.heading}")
+        width = max(44, *(len(f.label) + 2 for f in t.figures))
+        self.print(
+            f"    {'implementation':<{width}}{'min ' + unit:>10}{'median':>10}{'min-max':>20}{'rounds':>7}"
+            "   row/base: median (min-max)"
+        )
+        for f in t.figures:
+            if not f.samples:
+                self.print(f"    {f.label:<{width}}skipped: {f.skipped or 'no figure'}")
+                continue
+            rng = f"{_fmt(f.minimum, unit)}-{_fmt(max(f.samples), unit)}"
+            base = t.base_of(f)
+            if f.is_onellm and f.base is None:
+                ratio = "1.00x (onellm)"
+            elif base is None:
+                ratio = ""
+            else:
+                ratio = spread(ratios(f, base)) + "x" + ("" if base.is_onellm and f.base is None else f" of '{base.label}'")
+            line = (
+                f"    {f.label:<{width}}{_fmt(f.minimum, unit):>10}{_fmt(f.median, unit):>10}{rng:>20}"
+                f"{len(f.samples):>7}   {ratio}"
+            )
+            self.print(line + (f"   {f.note}" if f.note else ""))
 
     def target(self, what: str, met: bool, detail: str) -> None:
         verdict = "MET" if met else "MISSED"

@@ -1,4 +1,4 @@
-"""5. Scale: building 1,000 and 10,000 tools; time per tool should not grow, memory per tool.
+"""5. Scale: building 1,000 and 50,000 tools; time per tool should not grow, memory per tool.
 
 The tools cycle through the build shapes, each a fresh function with its own name and
 docstring text; the functions are made before the clock starts. The collector stays on
@@ -19,10 +19,10 @@ from typing import Any, Callable
 from . import shapes
 from .build import Builder, builders
 from .peers import Peers
-from .report import Report, Row
-from .timing import Stats
+from .report import Report
+from .rounds import Comparison, Entry, Results, Target, ratios, spread
 
-__all__ = ["run"]
+__all__ = ["comparisons", "once", "show", "targets"]
 
 _variants = itertools.count(10_000_000)
 
@@ -61,76 +61,117 @@ def _memory_per_tool(b: Builder, n: int) -> float:
     return (after - before) / n
 
 
-def _as_stats(seconds: float, n: int) -> Stats:
-    ns = seconds * 1e9 / n
-    return Stats(ns, ns, ns, n)
+def _tracked_per_tool(b: Builder, n: int) -> float:
+    """Objects the cyclic collector tracks, per tool kept (what every full collection walks)."""
+    fns = _functions(n)
+    gc.collect()
+    before = len(gc.get_objects())
+    built = [b.build(f) for f in fns]
+    gc.collect()
+    after = len(gc.get_objects())
+    del built
+    return (after - before) / n
 
 
-def run(report: Report, peers: Peers, smoke: bool) -> None:
-    small, large = (20, 200) if smoke else (1_000, 10_000)
-    larger = 2 * large  # is the growth the collector's first full collections, or steady?
-    report.section(
-        f"5. Scale: building {small:,} and {large:,} tools (the four build shapes in turn, GC on)",
-        "Time per tool = total CPU time of the build / count; linear growth means the per-tool time stays flat.",
-        "Memory per tool = tracemalloc growth while building and keeping the tools / count.",
-    )
+def _per_tool(b: Builder, n: int, gc_on: bool) -> Callable[[], float]:
+    def sample() -> float:
+        fns = _functions(n)
+        seconds, kept = _build_all(b, fns, gc_on)
+        del kept, fns
+        return seconds * 1e9 / n
+
+    return sample
+
+
+def sizes(smoke: bool) -> tuple[int, int]:
+    return (20, 200) if smoke else (1_000, 50_000)
+
+
+TARGET_GROWTH = 1.2
+TITLE_FMT = "5. Scale: building {small:,} and {large:,} tools (the four build shapes in turn)"
+NOTES = (
+    "A round's figure = total CPU time of building (and keeping) that many tools / count; flat = linear.",
+    "The collector is on unless a row says paused: a long build pays for its garbage, in one process with",
+    "every peer imported. Memory per tool = tracemalloc growth while building and keeping the tools / count,",
+    "and GC-tracked objects per tool: both taken once, after the rounds.",
+)
+
+
+def _label(n: int, gc_on: bool) -> str:
+    return f"onellm, {n:,} tools" + ("" if gc_on else ", GC paused")
+
+
+def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
+    small, large = sizes(smoke)
     found, skipped = builders(peers)
     for b in found:  # warm-up: every shape's records and lazy imports, for everyone
         for _, fn in shapes.BUILD_SHAPES:
             b.build(shapes.fresh_function(fn, next(_variants)))
-
     onellm = found[0]
-    t_small, kept = _build_all(onellm, _functions(small))
-    del kept
-    t_large, kept = _build_all(onellm, _functions(large))
-    del kept
-    # The same builds with the collector paused: onellm's own work. With it on, each full
-    # collection walks every live object (the tools kept so far, and every imported peer),
-    # so its share grows with the heap in any library.
-    p_small, kept = _build_all(onellm, _functions(small), gc_on=False)
-    del kept
-    p_large, kept = _build_all(onellm, _functions(large), gc_on=False)
-    del kept
-    t_larger, kept = _build_all(onellm, _functions(larger))
-    del kept
-    rows = [
-        Row(f"onellm, {small:,} tools", _as_stats(t_small, small), is_onellm=True),
-        Row(f"onellm, {large:,} tools", _as_stats(t_large, large), note=f"total {t_large:.2f} s"),
-        Row(f"onellm, {small:,} tools, GC paused", _as_stats(p_small, small), note=f"total {p_small:.2f} s"),
-        Row(f"onellm, {large:,} tools, GC paused", _as_stats(p_large, large), note=f"total {p_large:.2f} s"),
-        Row(f"onellm, {larger:,} tools", _as_stats(t_larger, larger), note=f"total {t_larger:.2f} s"),
+    entries = [
+        Entry(_label(small, True), _per_tool(onellm, small, True), is_onellm=True),
+        Entry(_label(large, True), _per_tool(onellm, large, True), note="GC on"),
+        Entry(_label(small, False), _per_tool(onellm, small, False), base=_label(small, True)),
+        Entry(_label(large, False), _per_tool(onellm, large, False), base=_label(small, False)),
     ]
-    peer_mem: list[tuple[str, float]] = []
     for b in found[1:]:
-        seconds, kept = _build_all(b, _functions(small))
-        del kept
-        rows.append(Row(f"{b.label}, {small:,} tools", _as_stats(seconds, small), note=f"total {seconds:.2f} s"))
-        peer_mem.append((b.label, _memory_per_tool(b, small)))
-    rows += [Row(r.label + f", {small:,} tools", None, skipped=r.skipped) for r in skipped]
-    report.table("scale", "time per tool", rows)
+        entries.append(Entry(f"{b.label}, {small:,} tools", _per_tool(b, small, True)))
+    entries += [Entry(r.label + f", {small:,} tools", None, skipped=r.skipped) for r in skipped]
+    return [Comparison("scale", "time per tool", "time per tool (ratio: to onellm at the small size, paused to paused)", entries)]
 
-    growth = (t_large / large) / (t_small / small)
-    own_growth = (p_large / large) / (p_small / small)
-    mine_mem = _memory_per_tool(onellm, small)
+
+def once(peers: Peers, smoke: bool) -> dict[str, Any]:
+    small, large = sizes(smoke)
+    found, _ = builders(peers)
+    onellm = found[0]
+    memory = {f"{onellm.label}, {n:,} tools": _memory_per_tool(onellm, n) / 1024 for n in (small, large)}
+    memory |= {f"{b.label}, {small:,} tools": _memory_per_tool(b, small) / 1024 for b in found[1:]}
+    tracked = {n: _tracked_per_tool(onellm, n) for n in (small, large)}
+    return {"scale_memory_kib": memory, "scale_gc_tracked_per_tool": {f"{n:,}": v for n, v in tracked.items()}}
+
+
+def growth(results: Results, gc_on: bool) -> list[float]:
+    small, large = _sizes_in(results)
+    t = results.table("scale", "time per tool")
+    a = None if t is None else t.figure(_label(small, gc_on))
+    b = None if t is None else t.figure(_label(large, gc_on))
+    return [] if a is None or b is None else ratios(b, a)
+
+
+def _sizes_in(results: Results) -> tuple[int, int]:
+    t = results.table("scale", "time per tool")
+    labels = [] if t is None else [f.label for f in t.figures if f.label.startswith("onellm, ") and "paused" not in f.label]
+    counts = sorted(int(label.split(", ")[1].split()[0].replace(",", "")) for label in labels)
+    return (counts[0], counts[-1]) if counts else (0, 0)
+
+
+def show(report: Report, results: Results, smoke: bool) -> None:
+    small, large = _sizes_in(results)
+    report.section(TITLE_FMT.format(small=small, large=large), *NOTES)
+    for t in results.section_tables("scale"):
+        report.rounds_table(t)
+    on, off = growth(results, True), growth(results, False)
     report.print()
-    report.print(f"  per-tool time at {large:,} / at {small:,}: {growth:.2f} (1.00 = perfectly linear)")
-    report.print(f"  the same with the collector paused: {own_growth:.2f}")
-    steady = (t_larger / larger) / (t_large / large)
-    report.print(f"  per-tool time at {larger:,} / at {large:,}, collector on: {steady:.2f}")
-    report.print(f"  total time {large:,} / {small:,}: {t_large / t_small:.1f}x for {large // small}x the tools")
-    report.print()
-    report.print("  memory per tool (tracemalloc, tools kept alive):")
-    report.print(f"    {onellm.label:<44}{mine_mem / 1024:10.1f} KiB   1.00x (onellm)")
-    for label, mem in peer_mem:
-        report.print(f"    {label:<44}{mem / 1024:10.1f} KiB   {mem / mine_mem:.2f}x")
-    report.results["scale_memory_kib"] = {onellm.label: round(mine_mem / 1024, 2)} | {
-        label: round(mem / 1024, 2) for label, mem in peer_mem
-    }
-    report.results["scale_growth"] = round(growth, 3)
-    report.results["scale_growth_gc_paused"] = round(own_growth, 3)
-    report.results["scale_growth_10k_to_20k"] = round(steady, 3)
-    report.target(
-        "time grows linearly (per-tool time at 10x the tools within 1.25x, GC on)",
-        growth <= 1.25,
-        f"{growth:.2f} (GC paused: {own_growth:.2f}); {mine_mem / 1024:.1f} KiB per tool",
-    )
+    report.print(f"  per-tool time at {large:,} / at {small:,}, collector on: {spread(on)} (1.00 = perfectly linear)")
+    report.print(f"  the same with the collector paused: {spread(off)}")
+    memory: dict[str, float] = results.once.get("scale_memory_kib", {})
+    if memory:
+        report.print()
+        report.print("  memory per tool (tracemalloc, tools kept alive):")
+        for label, kib in memory.items():
+            report.print(f"    {label:<52}{kib:10.1f} KiB")
+    tracked: dict[str, float] = results.once.get("scale_gc_tracked_per_tool", {})
+    if tracked:
+        report.print("  objects the collector tracks, per onellm tool kept: " + ", ".join(f"{v:.1f} at {n} tools" for n, v in tracked.items()))
+
+
+def targets(results: Results) -> list[Target]:
+    small, large = _sizes_in(results)
+    return [
+        Target(
+            f"per-tool build time, {large:,} / {small:,} tools, GC on",
+            growth(results, True),
+            TARGET_GROWTH,
+            detail="GC paused: " + spread(growth(results, False)) + "x",
+        )
+    ]
