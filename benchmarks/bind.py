@@ -7,7 +7,9 @@ is tried on every one; what it accepts is printed, so the claim is measured, not
 
 from __future__ import annotations
 
+import functools
 import json
+import statistics
 from typing import Any, Callable
 
 from . import shapes
@@ -92,7 +94,7 @@ def _entries(peers: Peers, fn: Callable[..., Any], raw: str, calls: int, repeat:
         except Exception as e:
             entries.append(Entry(label, None, skipped=f"failed: {type(e).__name__}: {str(e).splitlines()[0][:80]}"))
             continue
-        entries.append(Entry(label, timed(lambda check=check: check(raw)), note=note))
+        entries.append(Entry(label, timed(functools.partial(check, raw)), note=note))
     return entries
 
 
@@ -181,8 +183,8 @@ def show(report: Report, results: Results, smoke: bool) -> None:
         if loads is not None and mine is not None:
             vs_loads[t.name] = ratios(mine, loads)
     if vs_loads:
-        worst = max(vs_loads, key=lambda k: sorted(vs_loads[k])[len(vs_loads[k]) // 2])
-        med = {k: sorted(v)[len(v) // 2] for k, v in vs_loads.items()}
+        med = {k: statistics.median(v) for k, v in vs_loads.items()}
+        worst = max(med, key=lambda k: med[k])
         report.target(
             f"bind <= {TARGET_VS_LOADS}x json.loads alone (every document)",
             med[worst] <= TARGET_VS_LOADS,

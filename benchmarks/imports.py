@@ -159,8 +159,8 @@ def show(report: Report, results: Results, smoke: bool) -> None:
     )
     for self_us, name in loaded[:8]:
         report.print(f"    {self_us / 1000:7.2f} ms  {name}")
-    t = results.table("import", "import")
-    mine = None if t is None else next((f for f in t.figures if f.is_onellm and f.samples), None)
+    found = results.table("import", "import")
+    mine = None if found is None else next((f for f in found.figures if f.is_onellm and f.samples), None)
     cpu_ms = mine.median / 1e6 if mine is not None else float("nan")
     report.target(
         f"import <= {TARGET_MS:.0f} ms (CPU time of the child)",

@@ -87,11 +87,11 @@ def ratios(num: Figure, den: Figure) -> list[float]:
     return [a / b for a, b in zip(num.samples, den.samples) if b > 0]
 
 
-def spread(values: list[float], fmt: str = "{:.2f}") -> str:
+def spread(values: list[float], fmt: str = "{:.2f}", unit: str = "") -> str:
     """``median (min-max)`` of ``values``: how every ratio and figure range is printed."""
     if not values:
         return "n/a"
-    med = fmt.format(statistics.median(values))
+    med = fmt.format(statistics.median(values)) + unit
     if len(values) == 1:
         return med
     return f"{med} ({fmt.format(min(values))}-{fmt.format(max(values))})"
@@ -182,7 +182,7 @@ class Target:
     def line(self) -> str:
         verdict = {True: "met   ", False: "missed", None: "n/a   "}[self.met]
         sign = "<=" if self.at_most else ">="
-        figure = spread(self.values) + self.unit if self.values else self.why_not or "not measured"
+        figure = spread(self.values, unit=self.unit) if self.values else self.why_not or "not measured"
         extra = f"; {self.detail}" if self.detail else ""
         return f"  {verdict}  {self.what} {sign} {self.limit:.2f}{self.unit}: {figure}{extra}"
 

@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -118,6 +119,9 @@ def _measure(only: list[str], peers: Peers, smoke: bool, rounds: int, with_once:
             report.print(f"  round {r + 1}/{rounds} ({_load()})")
 
     results = run_rounds(comparisons, rounds, progress)
+    import onellm_runtime
+
+    results.once["onellm_imported_from"] = str(Path(onellm_runtime.__file__).resolve().parent)
     if with_once:
         for name in only:
             once = getattr(SECTIONS[name], "once", None)
@@ -126,8 +130,12 @@ def _measure(only: list[str], peers: Peers, smoke: bool, rounds: int, with_once:
     return results
 
 
+#: The order of the final target lines: type-check time, scale, bytes, docstring share, invoke, hostile bounds.
+TARGET_ORDER = ("mypy", "scale", "bind", "build", "invoke", "hostile", "import")
+
+
 def _targets(results: Results, only: list[str]) -> list[Target]:
-    return [t for name in only for t in SECTIONS[name].targets(results)]
+    return [t for name in TARGET_ORDER if name in only for t in SECTIONS[name].targets(results)]
 
 
 def _summary(report: Report, targets: list[Target], before: Results | None, only: list[str]) -> None:
@@ -140,7 +148,7 @@ def _summary(report: Report, targets: list[Target], before: Results | None, only
     for t in targets:
         line = t.line()
         if t.what in old and old[t.what].values:
-            line += f"; before: {spread(old[t.what].values)}{t.unit}"
+            line += f"; before: {spread(old[t.what].values, unit=t.unit)}"
         report.print(line)
 
 
@@ -180,14 +188,14 @@ def _before_after(report: Report, new: Results, old: Results) -> list[str]:
             if not f.samples or g is None:
                 continue
             r = ratios(f, g)
-            med = sorted(r)[len(r) // 2] if r else float("nan")
+            med = statistics.median(r) if r else float("nan")
             flag = "   WORSE" if med > WORSE else ""
             report.print(
                 f"    {f.label:<52} new {f.median / _SCALE[t.unit]:>10.2f} {t.unit:<2}  old {g.median / _SCALE[t.unit]:>10.2f}"
-                f"   new/old {spread(r)}x{flag}"
+                f"   new/old {spread(r, unit='x')}{flag}"
             )
             if flag:
-                worse.append(f"[{t.section}] {t.name}: {f.label} {spread(r)}x")
+                worse.append(f"[{t.section}] {t.name}: {f.label} {spread(r, unit='x')}")
     report.print()
     report.print(f"  figures more than 10% worse: {len(worse)}" + ("" if not worse else ": " + "; ".join(worse)))
     return worse
@@ -238,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         targets = _targets(results, only)
         _summary(report, targets, None, only)
         if args.json:
-            payload = {"smoke": args.smoke, "results": results.to_json(), "targets": [vars(t) for t in targets]}
+            payload: dict[str, Any] = {"smoke": args.smoke, "results": results.to_json(), "targets": [vars(t) for t in targets]}
             Path(args.json).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
         return 0
 
@@ -253,13 +261,15 @@ def main(argv: list[str] | None = None) -> int:
             order = [("new", ROOT, new), ("old", base, old)]
             for tag, tree, into in order if r % 2 == 0 else order[::-1]:
                 into.extend(_child(tree, args, only, r == 0, Path(tmp) / f"{tag}-{r}.json"))
+    report.print(f"  the children imported onellm_runtime from {new.once.get('onellm_imported_from')} (new) and"
+                 f" {old.once.get('onellm_imported_from')} (old)")
     for name in only:
         SECTIONS[name].show(report, new, args.smoke)
     _before_after(report, new, old)
     targets = _targets(new, only)
     _summary(report, targets, old, only)
     if args.json:
-        payload: dict[str, Any] = {
+        payload = {
             "smoke": args.smoke,
             "results": new.to_json(),
             "baseline": {"path": str(base), "results": old.to_json()},

@@ -172,6 +172,6 @@ def targets(results: Results) -> list[Target]:
             f"per-tool build time, {large:,} / {small:,} tools, GC on",
             growth(results, True),
             TARGET_GROWTH,
-            detail="GC paused: " + spread(growth(results, False)) + "x",
+            detail="GC paused: " + spread(growth(results, False), unit="x"),
         )
     ]

@@ -13,6 +13,7 @@ fresh ``python -m mypy`` process:
 from __future__ import annotations
 
 import atexit
+import functools
 import shutil
 import subprocess
 import sys
@@ -95,16 +96,14 @@ def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
         except RuntimeError as e:
             out.append(Comparison("mypy", f"{tools} tools", f"{tools:,} tools", [Entry(PLAIN_COLD, None, skipped=str(e))]))
             continue
+        check = [sys.executable, "-m", "onellm_runtime", "check", "genproj"]
         entries = [
             Entry(PLAIN_COLD, _cold(d, "plain.ini")),
             Entry(PLUGIN_COLD, _cold(d, "plugin.ini"), base=PLAIN_COLD),
-            Entry(PLAIN_WARM, lambda d=d, c=warm["plain.ini"]: _cpu_ns(_mypy(d, "plain.ini", c), d)),
-            Entry(PLUGIN_WARM, lambda d=d, c=warm["plugin.ini"]: _cpu_ns(_mypy(d, "plugin.ini", c), d), base=PLAIN_WARM),
-            Entry(
-                NO_INCREMENTAL,
-                lambda d=d: _cpu_ns(_mypy(d, "plugin.ini", d / ".none", "--no-incremental"), d),
-            ),
-            Entry(CHECK, lambda d=d: _cpu_ns([sys.executable, "-m", "onellm_runtime", "check", "genproj"], d), base=NO_INCREMENTAL),
+            Entry(PLAIN_WARM, functools.partial(_cpu_ns, _mypy(d, "plain.ini", warm["plain.ini"]), d)),
+            Entry(PLUGIN_WARM, functools.partial(_cpu_ns, _mypy(d, "plugin.ini", warm["plugin.ini"]), d), base=PLAIN_WARM),
+            Entry(NO_INCREMENTAL, functools.partial(_cpu_ns, _mypy(d, "plugin.ini", d / ".none", "--no-incremental"), d)),
+            Entry(CHECK, functools.partial(_cpu_ns, check, d), base=NO_INCREMENTAL),
         ]
         heading = f"{tools:,} tools in {max(1, tools // TOOLS_PER_MODULE)} modules (CPU s of one mypy process)"
         out.append(Comparison("mypy", f"{tools} tools", heading, entries, unit="s"))
