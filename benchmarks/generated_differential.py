@@ -1,4 +1,4 @@
-"""Long mode of the generated-signatures differential (issue 8).
+"""Long mode of the generated-signatures differential.
 
     python benchmarks/generated_differential.py --modules 5000 [--seed N] [--jobs 2]
 

@@ -22,7 +22,7 @@ The last line is the worst ratio of bind CPU time to ``json.loads`` CPU time.
 
     python benchmarks/hostile.py [--repeat 3] [--smoke] [--skip-mypy]
 
-Targets (issue 14): no document above 20x ``json.loads``, none above 50 MB of peak memory
+Targets: no document above 20x ``json.loads``, none above 50 MB of peak memory
 per MB of input, no loop stall above 50 ms for documents up to 1 MB.
 """
 

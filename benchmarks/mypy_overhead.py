@@ -12,7 +12,8 @@ module, tools with docstrings, defaults and nested records in the others. Then t
 Each figure is the median CPU time (user + system of the child process) of ``--repeat``
 runs, the kinds interleaved; CPU time rather than wall time because a shared machine's
 load moves wall time by more than the plugin costs. The printed ratios are
-plugin / plain (targets: 1.10x cold, 1.02x warm; ``onellm check`` 1.2x). Run from anywhere::
+plugin / plain (targets: 1.10x cold, 1.03x warm; ``onellm check`` 1.2x of cold plain mypy here;
+``benchmarks/run.py``'s mypy section compares it with ``mypy --no-incremental`` with the plugin). Run from anywhere::
 
     python benchmarks/mypy_overhead.py [--modules 50] [--tools 10] [--repeat 5]
 """
@@ -230,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         t = {k: statistics.median(v) for k, v in timings(directory, ns.repeat).items()}
         print(f"{'':14}{'plain mypy':>12}{'with plugin':>13}{'ratio':>8}{'target':>8}")
-        for label, target in (("cold", 1.10), ("warm", 1.02)):
+        for label, target in (("cold", 1.10), ("warm", 1.03)):
             plain, plugin = t[f"{label} plain.ini"], t[f"{label} plugin.ini"]
             print(f"{label:14}{plain:>11.2f}s{plugin:>12.2f}s{plugin / plain:>7.2f}x{target:>7.2f}x")
         plain, check = t["cold plain.ini"], t["check"]

@@ -1,4 +1,4 @@
-"""What the invoker's safeguards cost, and what they bound (issue 14, the invoker half).
+"""What the invoker's safeguards cost, and what they bound.
 
     python benchmarks/reliability_invoke.py           # the full figures (about a minute on 2 cores)
     python benchmarks/reliability_invoke.py --smoke   # tiny counts: checks that every part runs

@@ -177,7 +177,7 @@ def _build_shapes() -> list[tuple[str, Callable[..., Any]]]:
     ]
 
 
-#: The schema-build shapes: (label, function). The first is the issue's main shape.
+#: The schema-build shapes: (label, function). The first is the main shape (the one the cold table and the docstring target use).
 BUILD_SHAPES = _build_shapes()
 
 

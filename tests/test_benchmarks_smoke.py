@@ -1,9 +1,10 @@
-"""The benchmark's smoke mode runs and prints every section (issue 7), so it never rots.
+"""The benchmark's smoke mode runs and prints every section, so it never rots.
 
 No timing is asserted: the counts are tiny and the machine is shared. The first run
 leaves every peer out, so it passes whether or not the ``bench`` extra is installed and
 checks that a missing peer is reported as skipped; the second uses whichever peers are
-installed, so their adapters run too where they exist.
+installed, so their adapters run too where they exist; the third runs the before/after
+mode against this same tree, two interleaved rounds.
 """
 
 from __future__ import annotations
@@ -22,9 +23,28 @@ SECTIONS = (
     "3. End-to-end invoke per call",
     "4. Import time",
     "5. Scale: building 20 and 200 tools",
-    "Targets",
+    "6. Type-check time: mypy on generated projects",
+    "7. Hostile documents",
+    "Targets (the verdict is on the median",
 )
 PEERS = ("pydantic", "openai-agents", "mcp", "pydantic-ai", "msgspec")
+#: The final lines, one per target, in this order (the figures are not asserted).
+TARGET_LINES = (
+    r"mypy with the plugin / plain mypy, cold cache, 10 tools <= 1\.10x: ",
+    r"mypy with the plugin / plain mypy, warm cache, 10 tools <= 1\.03x: ",
+    r"onellm check / mypy --no-incremental with the plugin, 10 tools <= 1\.00x: ",
+    r"per-tool build time, 200 / 20 tools, GC on <= 1\.20x: .*; GC paused: ",
+    r"bind\(bytes\) / bind\(str\), small document <= 1\.10x: ",
+    r"bind\(bytes\) / bind\(str\), medium document <= 1\.10x: ",
+    r"bind\(bytes\) / bind\(str\), large document <= 1\.10x: ",
+    r"docstring share of a ticket-shape build / the recorded 41% \(main at 0d5f1e1\) <= 0\.50x: .*; share ",
+    r"invoke: fastest peer's call path / onellm, small call >= 1\.00x: ",
+    r"invoke: fastest peer's call path / onellm, medium call >= 1\.00x: ",
+    r"invoke: fastest peer's call path / onellm, large call >= 1\.00x: ",
+    r"hostile documents: worst bind CPU / json\.loads CPU <= 20\.00x: [0-9.]+x",
+    r"hostile documents: worst peak memory per MB of input <= 50\.00 MB/MB: [0-9.]+ MB/MB",
+    r"hostile documents: worst event-loop stall up to 1 MB <= 50\.00 ms: [0-9.]+ ms",
+)
 
 
 def _run(*args: str) -> str:
@@ -40,7 +60,7 @@ def _run(*args: str) -> str:
 
 
 @pytest.mark.slow  # a benchmark's smoke mode: the slow group
-def test_smoke_without_peers_prints_every_section_and_each_skip() -> None:
+def test_smoke_without_peers_prints_every_section_each_skip_and_the_targets_last() -> None:
     out = _run("--without", "all")
     for title in SECTIONS:
         assert title in out, title
@@ -48,13 +68,24 @@ def test_smoke_without_peers_prints_every_section_and_each_skip() -> None:
         assert f"peer {peer}: SKIPPED, left out with --without" in out
     assert re.search(r"pydantic TypeAdapter\(fn\)\.json_schema\(\) +skipped: left out with --without", out)
     assert re.search(r"msgspec Decoder \(C reference\) +skipped: left out with --without", out)
-    assert "onellm Tool.create(fn).input_schema" in out
-    assert "json.loads alone (the floor)" in out
+    assert re.search(r"onellm Tool\.create\(fn\)\.input_schema +[0-9.,]+ +[0-9.,]+ +[0-9.,]+-[0-9.,]+ +1   1\.00x \(onellm\)", out)
+    assert "json.loads(str) alone (the floor)" in out
+    assert "onellm Tool.bind(raw bytes)" in out
     assert "onellm: import onellm_runtime" in out
-    assert "per-tool time at 200 / at 20:" in out
+    assert "per-tool time at 200 / at 20, collector on:" in out
     assert "the same with the collector paused:" in out
+    assert "objects the collector tracks, per onellm tool kept:" in out
+    assert "What each accepts of 12 documents that break one rule each (what it does not check):" in out
+    assert "    onellm Tool.bind(raw str): refuses every one" in out
     assert "TARGET schema build <= 50 us median per tool (every warm shape):" in out
     assert "TARGET import <= 25 ms (CPU time of the child):" in out
+    lines = out.splitlines()
+    last = lines[-len(TARGET_LINES) :]
+    assert lines[-len(TARGET_LINES) - 2].startswith("Targets (the verdict is on the median")
+    for pattern, line in zip(TARGET_LINES, last):
+        # invoke has no peer here: its lines say so instead of a figure
+        assert re.fullmatch(r"  (met   |missed|n/a   )  " + pattern + ".*", line), (pattern, line)
+    assert all(line.startswith("  n/a     invoke:") for line in last[8:11]), last[8:11]
 
 
 @pytest.mark.slow  # a benchmark's smoke mode: the slow group
@@ -66,6 +97,17 @@ def test_smoke_with_installed_peers_runs_build_bind_and_invoke() -> None:
         assert f"peer {peer} " in out or f"peer {peer}: SKIPPED, not installed" in out, peer
     assert "4. Import time" not in out
     assert "failed:" not in out, out
+
+
+@pytest.mark.slow  # a benchmark's smoke mode: the slow group
+def test_smoke_before_after_against_this_tree_prints_every_figure_and_the_flags() -> None:
+    out = _run("--baseline", str(ROOT), "--only", "build,bind", "--without", "all", "--rounds", "2")
+    assert "old (--baseline): onellm " in out and f" at {ROOT} (" in out
+    assert f"the children imported onellm_runtime from {ROOT / 'onellm_runtime'} (new) and {ROOT / 'onellm_runtime'} (old)" in out
+    assert "Before / after: this tree (new) against --baseline (old)" in out
+    assert re.search(r"\[bind\] small: 3 scalars \(53 bytes\)\n +json\.loads\(str\) alone \(the floor\) +new +[0-9.]+ us +old +[0-9.]+ +new/old [0-9.]+x \([0-9.]+-[0-9.]+\)", out)
+    assert re.search(r"  figures more than 10% worse: [0-9]+", out)
+    assert re.search(r"  (met   |missed)  bind\(bytes\) / bind\(str\), small document <= 1\.10x: .*; before: ", out)
 
 
 def test_import_leaves_the_core_and_the_binder_for_first_use() -> None:
