@@ -98,7 +98,7 @@ NOTES = (
 
 
 def _label(n: int, gc_on: bool) -> str:
-    return f"onellm, {n:,} tools" + ("" if gc_on else ", GC paused")
+    return f"onellm, {n:,} tools, " + ("GC on" if gc_on else "GC paused")
 
 
 def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
@@ -110,12 +110,12 @@ def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
     onellm = found[0]
     entries = [
         Entry(_label(small, True), _per_tool(onellm, small, True), is_onellm=True),
-        Entry(_label(large, True), _per_tool(onellm, large, True), note="GC on"),
+        Entry(_label(large, True), _per_tool(onellm, large, True)),
         Entry(_label(small, False), _per_tool(onellm, small, False), base=_label(small, True)),
         Entry(_label(large, False), _per_tool(onellm, large, False), base=_label(small, False)),
     ]
     for b in found[1:]:
-        entries.append(Entry(f"{b.label}, {small:,} tools", _per_tool(b, small, True)))
+        entries.append(Entry(f"{b.label}, {small:,} tools, GC on", _per_tool(b, small, True)))
     entries += [Entry(r.label + f", {small:,} tools", None, skipped=r.skipped) for r in skipped]
     return [Comparison("scale", "time per tool", "time per tool (ratio: to onellm at the small size, paused to paused)", entries)]
 
