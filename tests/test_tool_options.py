@@ -135,7 +135,7 @@ def test_the_decorator_overload_spells_exactly_the_options() -> None:
 
 @pytest.mark.parametrize(("option", "default", "value"), OPTIONS, ids=[row[0] for row in OPTIONS])
 def test_an_option_given_reads_the_same_on_both_sides(
-    sides: tuple[dict[str, Tool[..., Any]], ExtractResult], option: str, default: object, value: object
+    sides: tuple[dict[str, Tool[..., Any]], ExtractResult], option: str, default: object, value: Any
 ) -> None:
     runtime, static = sides
     i = [row[0] for row in OPTIONS].index(option) + 1
