@@ -540,7 +540,7 @@ def _is_tool_type(t: Type | None) -> bool:
 
 
 def _named_tool(fe: Frontend, info: TypeInfo, func: FuncDef) -> ToolModel:
-    """A tool method with just what OLT007 reads: its name and its ``@tool(name=...)``."""
+    """A tool method with just what OLT007 reads: its name and its ``@tool(...)`` options."""
     ms = fe.source(info.module_name)
     options = DEFAULT_OPTIONS
     fn_ast = ms.function(func.line, func.name) if ms is not None else None

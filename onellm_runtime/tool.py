@@ -55,6 +55,7 @@ R = TypeVar("R", covariant=True)
 R2 = TypeVar("R2")
 S = TypeVar("S")
 
+
 class _Unset:
     """The type of ``_UNSET``: a value not worked out yet (where None is a value)."""
 
