@@ -116,5 +116,6 @@ def _sharing_defaults(make: Callable[P, ToolOptions]) -> Callable[P, ToolOptions
 
 
 #: ``ToolOptions(...)`` as ``@tool(...)`` and ``Tool.create(...)`` take it: ``DEFAULT_OPTIONS``
-#: itself when nothing but the defaults is given.
-given_options = _sharing_defaults(ToolOptions)
+#: itself when nothing but the defaults is given. (Declared loosely: an inferred signature is
+#: not a declared one to ``pyright --verifytypes``; tests/test_tool_options.py calls it both ways.)
+given_options: Callable[..., ToolOptions] = _sharing_defaults(ToolOptions)
