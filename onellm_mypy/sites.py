@@ -10,7 +10,8 @@ Shared by the plugin's hooks and the extractor. ``decorator_tools`` handles ever
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from mypy.nodes import (
     ARG_POS,
@@ -32,6 +33,7 @@ from mypy.types import CallableType, Instance, Type, get_proper_type
 
 from onellm_runtime.core import rules
 from onellm_runtime.core.model import Param, ParamKind, Returns, ToolModel, TypeNode, Unsupported
+from onellm_runtime.core.options import DEFAULT_OPTIONS, OPTION_NAMES, ToolOptions
 
 from . import source as src
 from .forms import FClass, FGeneric, FNone, Form, FUnion
@@ -105,7 +107,7 @@ class ToolSite:
 
     module: str
     fn_ast: src.FunctionNode | ast.Lambda
-    options: dict[str, object]
+    options: ToolOptions
     skip_first: bool
     cls: TypeInfo | None
     class_type_params: tuple[str, ...]
@@ -115,18 +117,6 @@ class ToolSite:
     arg_locs: dict[str, Context]
 
 
-
-
-_OPTION_DEFAULTS: dict[str, object] = {
-    "name": None,
-    "description": None,
-    "ends_loop": False,
-    "requires_approval": False,
-    "parallel_safe": True,
-    "timeout_seconds": 0,
-    "naming": None,
-    "invocation_mode": "wait",
-}
 
 
 def _is_str_annotation(expr: ast.expr | None) -> bool:
@@ -244,22 +234,14 @@ class _ToolLowering:
             node = Lowering(fe).lower(form)
             params.append(Param(name, node, "normal", settle(default, node), loc))
         returns = self.returns(returns_ann, ann_scope)
-        o = site.options
         type_params = tuple(getattr(t, "name", "") for t in getattr(fn, "type_params", ()) or ())
         is_lambda = isinstance(fn, ast.Lambda)
         return ToolModel(
             function_name="<lambda>" if is_lambda else getattr(fn, "name", "<lambda>"),
-            explicit_name=o["name"],  # type: ignore[arg-type]
-            explicit_description=o["description"],  # type: ignore[arg-type]
             docstring=None if isinstance(fn, ast.Lambda) else src.docstring(fn),
             params=tuple(params),
             returns=returns,
-            naming=o["naming"],  # type: ignore[arg-type]
-            invocation_mode=o["invocation_mode"],  # type: ignore[arg-type]
-            ends_loop=o["ends_loop"],  # type: ignore[arg-type]
-            requires_approval=o["requires_approval"],  # type: ignore[arg-type]
-            parallel_safe=o["parallel_safe"],  # type: ignore[arg-type]
-            timeout_seconds=o["timeout_seconds"],  # type: ignore[arg-type]
+            options=site.options,
             type_params=type_params,
             class_type_params=site.class_type_params,
             is_lambda=is_lambda,
@@ -289,32 +271,36 @@ def not_there(what: str, line: int) -> str:
     return f"the source text read has no {what} at line {line}, where mypy has it"
 
 
-def _read_options(fe: Frontend, call: ast.Call | None, skip: int, scope: Scope) -> dict[str, object]:
-    """``@tool(...)``/``Tool.create(fn, ...)`` options as written (unreadable ones keep their default)."""
-    options = dict(_OPTION_DEFAULTS)
+def _read_options(fe: Frontend, call: ast.Call | None, skip: int, scope: Scope) -> ToolOptions:
+    """``@tool(...)``/``Tool.create(fn, ...)`` options as written: ``ToolOptions``'s fields,
+    positional ones in field order after ``skip`` arguments. One that cannot be read, or whose
+    value ``ToolOptions`` refuses (the runtime raises on it at import), keeps its default."""
     if call is None:
-        return options
+        return DEFAULT_OPTIONS
     resolve = fe.resolver(scope)
-    given: dict[str, ast.expr] = dict(zip(src.TOOL_OPTIONS, call.args[skip:]))
+    given: dict[str, ast.expr] = dict(zip(OPTION_NAMES, call.args[skip:]))
     for kw in call.keywords:
-        if kw.arg in options:
+        if kw.arg in OPTION_NAMES:
             given[kw.arg] = kw.value
+    options = DEFAULT_OPTIONS
     for key, expr in given.items():
         value = src.read_constant(expr, resolve)
         if not isinstance(value, (Opaque, Unreadable, EnumValue)):
-            options[key] = value
+            written: dict[str, Any] = {key: value}  # of any type, as at runtime
+            try:
+                options = replace(options, **written)
+            except (TypeError, ValueError):
+                pass
     return options
 
 
-def _misapplied(function_name: str, options: dict[str, object], what: str, loc: Context) -> ToolModel:
-    name = options["name"]
+def _misapplied(function_name: str, options: ToolOptions, what: str, loc: Context) -> ToolModel:
     return ToolModel(
-        function_name,
-        name if isinstance(name, str) else None,
-        None,
-        None,
-        (),
-        Returns("none"),
+        function_name=function_name,
+        docstring=None,
+        params=(),
+        returns=Returns("none"),
+        options=options,
         misapplied_to=what,
         loc=loc,
     )
@@ -362,11 +348,11 @@ def decorator_tools(fe: Frontend, dec: Decorator, module: str) -> list[LoweredTo
     if below:
         first_below = below[0]
         if first_below in PROPERTY:
-            display = options["name"] if isinstance(options["name"], str) else rules.snake_case(func.name)
+            display = options.name if isinstance(options.name, str) else rules.snake_case(func.name)
             model = _misapplied(display, options, "property", func)
             return [_make_lowered(model, module, qualname, first, func, listed)]
         if first_below in OVERLOAD or func.is_overload:
-            display = options["name"] if isinstance(options["name"], str) else "<overload>"
+            display = options.name if isinstance(options.name, str) else "<overload>"
             model = _misapplied(display, options, "overload", func)
             return [_make_lowered(model, module, qualname, first, func, listed)]
         if first_below in (STATIC, CLASSMETHOD):
@@ -406,13 +392,13 @@ def class_tool(fe: Frontend, cdef: ClassDef, module: str) -> LoweredTool | None:
     if i is None:
         return None
     ms = fe.source(module)
-    options = dict(_OPTION_DEFAULTS)
+    options = DEFAULT_OPTIONS
     if ms is not None:
         node = ms.classes_at.get((cdef.line, cdef.name))
         if node is not None and len(node.decorator_list) == len(cdef.decorators):
             d = node.decorator_list[i]
             options = _read_options(fe, d if isinstance(d, ast.Call) else None, 0, Scope(module))
-    name = options["name"] if isinstance(options["name"], str) else rules.snake_case(cdef.name)
+    name = options.name if isinstance(options.name, str) else rules.snake_case(cdef.name)
     model = _misapplied(name, options, "class", cdef)
     qualname = cdef.fullname[len(module) + 1 :] if cdef.fullname.startswith(module + ".") else cdef.name
     return _make_lowered(model, module, qualname, _first_line(cdef), cdef, False)
@@ -554,10 +540,12 @@ def _is_tool_type(t: Type | None) -> bool:
 
 
 def _named_tool(fe: Frontend, info: TypeInfo, func: FuncDef) -> ToolModel:
-    """A tool method with just what OLT007 reads: its name and its ``@tool(name=...)``."""
+    """A tool method with just what OLT007 reads: its name and its ``@tool(...)`` options."""
     ms = fe.source(info.module_name)
-    name: object = None
+    options = DEFAULT_OPTIONS
     fn_ast = ms.function(func.line, func.name) if ms is not None else None
     if fn_ast is not None and fn_ast.decorator_list and isinstance(fn_ast.decorator_list[0], ast.Call):
-        name = _read_options(fe, fn_ast.decorator_list[0], 0, Scope(info.module_name, info, False, True))["name"]
-    return ToolModel(func.name, name if isinstance(name, str) else None, None, None, (), Returns("none"), loc=func)
+        options = _read_options(fe, fn_ast.decorator_list[0], 0, Scope(info.module_name, info, False, True))
+    return ToolModel(
+        function_name=func.name, docstring=None, params=(), returns=Returns("none"), options=options, loc=func
+    )

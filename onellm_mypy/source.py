@@ -46,22 +46,9 @@ __all__ = [
     "class_body_bindings",
     "docstring",
     "field_value",
-    "TOOL_OPTIONS",
 ]
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
-
-#: ``@tool(...)`` keywords, in ``Tool.create``'s positional order after ``fn``.
-TOOL_OPTIONS = (
-    "name",
-    "description",
-    "ends_loop",
-    "requires_approval",
-    "parallel_safe",
-    "timeout_seconds",
-    "naming",
-    "invocation_mode",
-)
 
 
 @dataclass(frozen=True)

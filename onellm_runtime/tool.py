@@ -24,6 +24,8 @@ from types import FunctionType, MappingProxyType
 
 from typing_extensions import Concatenate, ParamSpec, Self
 
+from .core.options import DEFAULT_OPTIONS, OPTION_NAMES, ToolOptions, given_options
+
 if TYPE_CHECKING:
     from .core import diagnostics, schema
     from .front import typing_front
@@ -52,8 +54,6 @@ P2 = ParamSpec("P2")
 R = TypeVar("R", covariant=True)
 R2 = TypeVar("R2")
 S = TypeVar("S")
-
-_INVOCATION_MODES = ("wait", "model_choice")
 
 
 class _Unset:
@@ -125,80 +125,6 @@ def _unresolved_where(fn: Any, missing: str) -> str:
     return ""
 
 
-class _Options:
-    """The ``@tool(...)`` / ``Tool.create(...)`` keyword arguments, as given."""
-
-    __slots__ = (
-        "name",
-        "description",
-        "ends_loop",
-        "requires_approval",
-        "parallel_safe",
-        "timeout_seconds",
-        "naming",
-        "invocation_mode",
-    )
-
-    def __init__(
-        self,
-        name: str | None,
-        description: str | None,
-        ends_loop: bool,
-        requires_approval: bool,
-        parallel_safe: bool,
-        timeout_seconds: float,
-        naming: str | None,
-        invocation_mode: str,
-    ) -> None:
-        if invocation_mode not in _INVOCATION_MODES:
-            raise ValueError(f"invocation_mode must be 'wait' or 'model_choice', not {invocation_mode!r}")
-        if timeout_seconds < 0:
-            raise ValueError(f"timeout_seconds must be 0 (none) or more, not {timeout_seconds!r}")
-        self.name: str | None = name
-        self.description: str | None = description
-        self.ends_loop: bool = ends_loop
-        self.requires_approval: bool = requires_approval
-        self.parallel_safe: bool = parallel_safe
-        self.timeout_seconds: float = timeout_seconds
-        self.naming: str | None = naming
-        self.invocation_mode: str = invocation_mode
-
-
-#: The options of ``Tool.create(fn)`` and a bare ``@tool``, made once (options are never
-#: changed after they are made).
-_DEFAULT_OPTIONS = _Options(None, None, False, False, True, 0, None, "wait")
-
-
-def _options(
-    name: str | None,
-    description: str | None,
-    ends_loop: bool,
-    requires_approval: bool,
-    parallel_safe: bool,
-    timeout_seconds: float,
-    naming: str | None,
-    invocation_mode: str,
-) -> _Options:
-    """The options as given; the shared default ones when every value is the default
-    itself (``is``, and an int 0: ``timeout_seconds=0.0`` is kept as given, as the
-    manifest prints it)."""
-    if (
-        name is None
-        and description is None
-        and ends_loop is False
-        and requires_approval is False
-        and parallel_safe is True
-        and type(timeout_seconds) is int
-        and timeout_seconds == 0
-        and naming is None
-        and invocation_mode == "wait"
-    ):
-        return _DEFAULT_OPTIONS
-    return _Options(
-        name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode
-    )
-
-
 class Tool(Generic[P, R]):
     """A function offered to a model: its schemas, its metadata, and a strict binder.
 
@@ -222,7 +148,7 @@ class Tool(Generic[P, R]):
     _class_scope: Mapping[str, object] = MappingProxyType({})  # a PEP 695 class's type parameters
     _classname: str | None = None
 
-    def __init__(self, fn: Callable[P, R], options: _Options, *, binding: str, owner: object = None) -> None:
+    def __init__(self, fn: Callable[P, R], options: ToolOptions, *, binding: str, owner: object = None) -> None:
         # binding: "function", "method" (self in fn), "classmethod", "staticmethod", "bound"
         self.fn = fn
         self._described: Any = _described(fn)  # whose signature, annotations and docstring describe the tool
@@ -258,7 +184,7 @@ class Tool(Generic[P, R]):
         invocation_mode: str = "wait",
     ) -> Tool[P2, R2]:
         """Make a tool of ``fn`` (a function, a bound method, or a static/class method)."""
-        options = _options(
+        options = given_options(
             name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode
         )
         return cls._from(fn, options)
@@ -266,20 +192,12 @@ class Tool(Generic[P, R]):
     def _lower(self, final: bool) -> ToolModel | None:
         if typing_front is None:
             _load_core()
-        o = self._options
         fn: Any = self._described
         try:
             model = typing_front.lower_function(
                 fn,
                 skip_first=self._binding in ("method", "classmethod", "bound"),
-                explicit_name=o.name,
-                explicit_description=o.description,
-                naming=o.naming,
-                invocation_mode=o.invocation_mode,
-                ends_loop=o.ends_loop,
-                requires_approval=o.requires_approval,
-                parallel_safe=o.parallel_safe,
-                timeout_seconds=o.timeout_seconds,
+                options=self._options,
                 class_type_params=self._class_type_params,
                 localns=self._class_scope or None,
             )
@@ -471,7 +389,7 @@ class Tool(Generic[P, R]):
         return bound
 
     @classmethod
-    def _from(cls, fn: Any, options: _Options) -> Tool[Any, Any]:
+    def _from(cls, fn: Any, options: ToolOptions) -> Tool[Any, Any]:
         """``@tool`` and ``Tool.create``: sort out what was decorated, then build."""
         if _plain_function(fn):  # the usual case, sorted out at once: what the chain below concludes for it
             t: Tool[Any, Any] = Tool(fn, options, binding="function")
@@ -510,7 +428,14 @@ class Tool(Generic[P, R]):
             from .core.rules import snake_case
 
             name = options.name or snake_case(display_name)
-            model = ToolModel(name, options.name, None, None, (), Returns("none"), misapplied_to=misapplied)
+            model = ToolModel(
+                function_name=name,
+                docstring=None,
+                params=(),
+                returns=Returns("none"),
+                options=options,
+                misapplied_to=misapplied,
+            )
             _raise_findings(check_tool(model))
         t = Tool(func, options, binding=binding, owner=owner)
         if binding in ("function", "bound") or owner is not None:
@@ -524,7 +449,9 @@ class Tool(Generic[P, R]):
         from .core.model import ClassModel, Returns, ToolModel
 
         def named(t: Tool[Any, Any]) -> ToolModel:
-            return ToolModel(t.__name__, t._options.name, None, None, (), Returns("none"), loc=t)
+            return ToolModel(
+                function_name=t.__name__, docstring=None, params=(), returns=Returns("none"), options=t._options, loc=t
+            )
 
         seen: list[ToolModel] = []
         for value in owner.__dict__.values():
@@ -566,7 +493,12 @@ class Tool(Generic[P, R]):
                     hidden: Tool[..., Any] = cast(Any, wrapped)
                     what = "staticmethod" if isinstance(value, staticmethod) else "classmethod"
                     model = ToolModel(
-                        hidden.__name__, hidden._options.name, None, None, (), Returns("none"), misapplied_to=what
+                        function_name=hidden.__name__,
+                        docstring=None,
+                        params=(),
+                        returns=Returns("none"),
+                        options=hidden._options,
+                        misapplied_to=what,
                     )
                     _raise_findings(check_tool(model))
                 elif attr in found:
@@ -591,7 +523,7 @@ class _ToolFactory:
 
     __slots__ = ("_options",)
 
-    def __init__(self, options: _Options) -> None:
+    def __init__(self, options: ToolOptions) -> None:
         self._options = options
 
     def __call__(self, fn: Callable[P2, R2], /) -> Tool[P2, R2]:
@@ -604,6 +536,8 @@ class _ToolDecorator:
     @overload
     def __call__(self, fn: Callable[P2, R2], /) -> Tool[P2, R2]: ...
 
+    # The options spelled out for type checkers, as in ``Tool.create``: ``ToolOptions``'s
+    # fields with their types and defaults (a test holds them equal).
     @overload
     def __call__(
         self,
@@ -620,23 +554,12 @@ class _ToolDecorator:
         invocation_mode: str = "wait",
     ) -> _ToolFactory: ...
 
-    def __call__(
-        self,
-        fn: Callable[..., Any] | None = None,
-        /,
-        *,
-        name: str | None = None,
-        description: str | None = None,
-        ends_loop: bool = False,
-        requires_approval: bool = False,
-        parallel_safe: bool = True,
-        timeout_seconds: float = 0,
-        naming: str | None = None,
-        invocation_mode: str = "wait",
-    ) -> Any:
-        options = _options(
-            name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode
-        )
+    def __call__(self, fn: Callable[..., Any] | None = None, /, **given: Any) -> Any:
+        if given:
+            unknown = [k for k in given if k not in OPTION_NAMES]
+            if unknown:  # as Python words it for the overloads' own signature
+                raise TypeError(f"tool() got an unexpected keyword argument {unknown[0]!r}")
+        options = given_options(**given) if given else DEFAULT_OPTIONS
         if fn is not None:
             return Tool._from(fn, options)  # pyright: ignore[reportPrivateUsage]
         return _ToolFactory(options)

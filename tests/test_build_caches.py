@@ -19,6 +19,7 @@ import pytest
 from onellm_runtime import Tool, ToolDefinitionError
 from onellm_runtime.core.docstrings import _parse_lines, _parse_simple, parse_docstring
 from onellm_runtime.core.model import Param, Scalar, ScalarKind, ToolModel, Returns
+from onellm_runtime.core.options import DEFAULT_OPTIONS
 
 # --- the one-match docstring reading agrees with the line-by-line parser ------------------
 
@@ -220,8 +221,8 @@ def test_a_node_built_with_its_defaults_is_the_node_built_without_them() -> None
     assert dataclasses.replace(bare, kind="context").kind == "context"
     with pytest.raises(dataclasses.FrozenInstanceError):
         bare.name = "y"  # type: ignore[misc]
-    model = ToolModel("f", None, None, None, (bare,), Returns("none"))
-    assert model.invocation_mode == "wait" and model.parallel_safe is True and model.loc is None
+    model = ToolModel(function_name="f", docstring=None, params=(bare,), returns=Returns("none"))
+    assert model.options is DEFAULT_OPTIONS and model.loc is None and "options" not in vars(model)
 
 
 def test_bound_copies_share_the_output_schema() -> None:

@@ -109,7 +109,7 @@ def test_a_module_whose_import_fails_is_read_without_running_it(project: tuple[P
         ("side_effects", "first", 11, 1),
     ]
     first = [t for t in result.tools if t.module == "side_effects"][1].model
-    assert first.explicit_name == "first_tool"
+    assert first.options.name == "first_tool"
     assert json.dumps(schema.input_schema(first)) == (
         '{"type": "object", "properties": {"a": {"type": "string", "default": "x"}}, "additionalProperties": false}'
     )

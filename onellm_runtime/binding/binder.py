@@ -61,17 +61,17 @@ class CompiledBinder:
     ``bind_call`` also returns the invocation mode a ``model_choice`` tool was asked for.
     """
 
-    __slots__ = ("_top", "_exact", "_plain", "_params", "_naming", "_decoder", "__weakref__")
+    __slots__ = ("_top", "_exact", "_plain", "_params", "_options", "_decoder", "__weakref__")
 
     def __init__(self, tool: ToolModel) -> None:
-        compiler = Compiler(tool.naming)
+        compiler = Compiler(tool.options.naming)
         self._top = compiler.top(tool)
         self._exact = compiler.uses_decimal
         #: No Decimal and no invocation mode: the common path may use the shared ``_FAST_RAW``.
         self._plain = not self._exact and self._top.mode is None
         # Kept (not the model itself) so the binder does not keep the model alive.
         self._params: tuple[Param, ...] = tool.params
-        self._naming = tool.naming
+        self._options = tool.options
         self._decoder: Any = MISSING
 
     def __call__(self, arguments: str | bytes | Mapping[str, object], provider: str | None = None) -> dict[str, object]:
@@ -199,7 +199,9 @@ class CompiledBinder:
         if decoder is MISSING:
             from ..providers._decode import PAIR_PROVIDERS, compile_decoder
 
-            stand_in = ToolModel("", None, None, None, self._params, Returns("none"), naming=self._naming)
+            stand_in = ToolModel(
+                function_name="", docstring=None, params=self._params, returns=Returns("none"), options=self._options
+            )
             decoder = compile_decoder(stand_in)
             self._decoder = decoder = (PAIR_PROVIDERS, decoder)
         providers, compiled = decoder

@@ -215,7 +215,7 @@ class Compiler:
             Field(p.name, p.name, self.node(p.type), not p.default.present, _nullable(p.type), self._spec(p.type))
             for p in rules.model_params(tool)
         ]
-        chosen = tool.invocation_mode == "model_choice"
+        chosen = tool.options.invocation_mode == "model_choice"
         mode = literal_check(LiteralType(("wait", "background")), False) if chosen else None
         return Body(fields, None, None, None, mode)
 

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Iterator
 
 from ..core import rules, schema
 from ..core.model import ToolModel
+from ..core.options import MANIFEST_OPTIONS
 
 __all__ = ["ManifestEntry", "entry", "dumps", "discover", "SourceModule"]
 
@@ -22,7 +23,8 @@ ManifestEntry = dict[str, Any]
 
 
 def entry(module: str, qualname: str, model: ToolModel) -> ManifestEntry:
-    """The contract's manifest entry for one (checked) tool."""
+    """The contract's manifest entry for one (checked) tool: its options last, those
+    ``ToolOptions`` marks for the manifest, in field order."""
     return {
         "module": module,
         "qualname": qualname,
@@ -30,10 +32,7 @@ def entry(module: str, qualname: str, model: ToolModel) -> ManifestEntry:
         "description": rules.tool_description(model),
         "input_schema": schema.input_schema(model),
         "output_schema": schema.output_schema(model),
-        "ends_loop": model.ends_loop,
-        "requires_approval": model.requires_approval,
-        "parallel_safe": model.parallel_safe,
-        "timeout_seconds": model.timeout_seconds,
+        **{option: getattr(model.options, option) for option in MANIFEST_OPTIONS},
     }
 
 

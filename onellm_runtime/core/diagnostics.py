@@ -437,11 +437,12 @@ def _plainly_fine(tool: ToolModel, name: str) -> bool:
     and the full check below decides every other one."""
     if tool.misapplied_to is not None or tool.type_params or tool.class_type_params:
         return False
-    if tool.naming is not None and tool.naming != "camelCase":
+    options = tool.options
+    if options.naming is not None and options.naming != "camelCase":
         return False
-    if (tool.is_lambda and tool.explicit_name is None) or not rules.is_valid_tool_name(name):
+    if (tool.is_lambda and options.name is None) or not rules.is_valid_tool_name(name):
         return False
-    model_choice = tool.invocation_mode == "model_choice"
+    model_choice = options.invocation_mode == "model_choice"
     for p in tool.params:
         if p.kind != "normal" or p.default.state == "unreadable" or not _plainly_clean(p.type):
             return False
@@ -478,15 +479,16 @@ def check_tool(tool: ToolModel) -> list[Diagnostic]:
         at_def("OLT001", text)
         return out
 
-    if tool.is_lambda and tool.explicit_name is None:
+    if tool.is_lambda and tool.options.name is None:
         at_def("OLT008", "a lambda has no usable tool name; pass name=... (1-64 letters, digits, '_' or '-')")
     elif not rules.is_valid_tool_name(name):
         at_def(
             "OLT008",
             f"the tool name {name!r} is not 1-64 ASCII letters, digits, '_' or '-'; pass name=... with a valid name",
         )
-    if tool.naming not in (None, "camelCase"):
-        at_def("OLT011", f"naming={tool.naming!r} is not supported; use naming='camelCase' or leave it out")
+    naming = tool.options.naming
+    if naming not in (None, "camelCase"):
+        at_def("OLT011", f"naming={naming!r} is not supported; use naming='camelCase' or leave it out")
     if tool.class_type_params:
         at_def(
             "OLT010",
@@ -545,7 +547,7 @@ def check_tool(tool: ToolModel) -> list[Diagnostic]:
             else:
                 seen_kinds[p.kind] = p.name
             continue
-        if p.name == rules.INVOCATION_MODE and tool.invocation_mode == "model_choice":
+        if p.name == rules.INVOCATION_MODE and tool.options.invocation_mode == "model_choice":
             out.append(
                 Diagnostic(
                     "OLT015",

@@ -24,6 +24,8 @@ from typing import Any, TypeVar
 from typing import Literal as L
 from typing import Union
 
+from .options import DEFAULT_OPTIONS, ToolOptions
+
 __all__ = [
     "ScalarKind",
     "Scalar",
@@ -68,7 +70,7 @@ def _quick(cls: _C) -> _C:
     node about 2.5x dearer to build than the same stores into ``__dict__``; building one
     tool makes tens of nodes. A field given its default object is not stored at all: the
     class attribute ``dataclass`` leaves holds that very object, so reading the field gives
-    the same either way (most of a ``ToolModel``'s 17 fields are defaults). The signature
+    the same either way (most of a ``ToolModel``'s fields are defaults). The signature
     and the defaults are the dataclass's own (type checkers keep reading those); equality,
     hashing, ``repr``, ``replace`` and copying read fields as attributes, and are untouched.
     """
@@ -415,20 +417,12 @@ class ToolModel:
 
     #: The Python function name (used to derive the tool name).
     function_name: str
-    #: ``@tool(name=...)``, if given.
-    explicit_name: str | None
-    #: ``@tool(description=...)``, if given.
-    explicit_description: str | None
     #: The raw docstring, or None; the core parses it with the shared parser.
     docstring: str | None
     params: tuple[Param, ...]
     returns: Returns
-    naming: str | None = None
-    invocation_mode: str = "wait"
-    ends_loop: bool = False
-    requires_approval: bool = False
-    parallel_safe: bool = True
-    timeout_seconds: float = 0
+    #: What ``@tool(...)`` / ``Tool.create(...)`` was given (most tools: the shared defaults).
+    options: ToolOptions = DEFAULT_OPTIONS
     #: Names of the function's own type variables (OLT004).
     type_params: tuple[str, ...] = ()
     #: Names of the enclosing class's type variables (OLT010).

@@ -92,8 +92,9 @@ def camel_case(name: str) -> str:
 
 
 def tool_name(tool: ToolModel) -> str:
-    if tool.explicit_name is not None:
-        return tool.explicit_name
+    name = tool.options.name
+    if name is not None:
+        return name
     return snake_case(tool.function_name)
 
 
@@ -110,8 +111,9 @@ parsed_docstring: Callable[[str | None], docstrings.ParsedDocstring] = lru_cache
 
 
 def tool_description(tool: ToolModel) -> str:
-    if tool.explicit_description is not None:
-        return tool.explicit_description
+    description = tool.options.description
+    if description is not None:
+        return description
     return parsed_docstring(tool.docstring).summary
 
 

@@ -289,14 +289,14 @@ def input_schema(tool: ToolModel) -> Schema:
     properties: Schema = {}
     required: list[str] = []
     docs = rules.parsed_docstring(tool.docstring).params  # what rules.param_doc reads
-    naming = tool.naming
+    naming = tool.options.naming
     for p in tool.params:
         if p.kind != "normal":  # rules.model_params: context and token parameters are not sent
             continue
         properties[p.name] = _property(p.type, naming, docs.get(p.name), p.default)
         if p.default.state == "none":  # not Default.present
             required.append(p.name)
-    if tool.invocation_mode == "model_choice":
+    if tool.options.invocation_mode == "model_choice":
         properties[rules.INVOCATION_MODE] = dict(_INVOCATION_MODE_PROPERTY)
     out: Schema = {"type": "object", "properties": properties}
     if required:
@@ -310,4 +310,4 @@ def output_schema(tool: ToolModel) -> Schema | None:
     if rules.return_category(tool) != "value":
         return None
     assert tool.returns.type is not None
-    return fragment(tool.returns.type, tool.naming)
+    return fragment(tool.returns.type, tool.options.naming)

@@ -53,6 +53,7 @@ from ..core.model import (
     UnionType,
     Unsupported,
 )
+from ..core.options import ToolOptions
 from ..results import FilePart, ImagePart, JsonPart, TextPart, ToolResult
 from ..aliases import CharMarker, JsonMarker, SizedInt
 
@@ -951,19 +952,13 @@ def lower_function(
     fn: Callable[..., Any],
     *,
     skip_first: bool,
-    explicit_name: str | None = None,
-    explicit_description: str | None = None,
-    naming: str | None = None,
-    invocation_mode: str = "wait",
-    ends_loop: bool = False,
-    requires_approval: bool = False,
-    parallel_safe: bool = True,
-    timeout_seconds: float = 0,
+    options: ToolOptions,
     class_type_params: tuple[str, ...] = (),
     localns: Mapping[str, object] | None = None,
 ) -> ToolModel:
     """Lower a plain function (``skip_first`` drops ``self``/``cls``): the ``def`` as written,
-    under any decorators (``Tool`` unwraps them once, ``tool._described``).
+    under any decorators (``Tool`` unwraps them once, ``tool._described``), with the
+    ``options`` the tool was given.
 
     Raises ``Unresolved`` when an annotation names something not defined yet; the caller
     retries later (a method's class, or a record defined further down the module).
@@ -983,20 +978,12 @@ def lower_function(
         type_params = tuple(getattr(t, "__name__", str(t)) for t in found)
     name: str = fn.__name__
     return ToolModel(
-        name,  # function_name
-        explicit_name,
-        explicit_description,
-        fn.__doc__,  # docstring
-        tuple(params),
-        returns,
-        naming,
-        invocation_mode,
-        ends_loop,
-        requires_approval,
-        parallel_safe,
-        timeout_seconds,
-        type_params,
-        class_type_params,
-        None,  # misapplied_to
-        name == "<lambda>",  # is_lambda
+        function_name=name,
+        docstring=fn.__doc__,
+        params=tuple(params),
+        returns=returns,
+        options=options,
+        type_params=type_params,
+        class_type_params=class_type_params,
+        is_lambda=name == "<lambda>",
     )

@@ -370,7 +370,7 @@ def compile_converter(tool: ToolModel) -> Converter:
             return [_json_part(value)]
 
         return json_value
-    write = writer(node, tool.naming)
+    write = writer(node, tool.options.naming)
 
     def typed(value: object) -> ToolResult | list[Part]:
         if value is None and nullable:

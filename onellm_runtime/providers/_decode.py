@@ -192,7 +192,7 @@ def compile_decoder(tool: ToolModel) -> Decoder | None:
     """
     fields: dict[str, _Node] = {}
     for p in rules.model_params(tool):
-        inner = _compile(p.type, tool.naming)
+        inner = _compile(p.type, tool.options.naming)
         if inner is not None:
             fields[p.name] = inner
     if not fields:
