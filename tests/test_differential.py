@@ -29,6 +29,9 @@ the validator's, except for these principled differences, each checked narrowly 
    two never agree on a time string, in either direction.
 8. ``timedelta``: the binder cannot build a span beyond Python's ``timedelta`` range
    (999,999,999 days), although the pattern allows any number of day digits.
+9. An integer written with an exponent or a fraction binds only below 10^20 (contract, "Errors
+   become results"): ``1e+20`` (what ``json.dumps`` writes for the float) is an integer to the
+   validator and refused by the binder, which wants such an integer in plain digits.
 
 An integral float beyond 2**53 (``1e23``) is an integer in both (``5.0`` is too); the raw
 entrance reads its exact text while the mapping entrance has only the float, so only there
@@ -633,7 +636,7 @@ def _tricky(s: str) -> bool:
 
 
 def _binder_stricter(message: str, value: Any) -> bool:
-    """Whether a fault the validator let pass is one of the documented differences (1-8)."""
+    """Whether a fault the validator let pass is one of the documented differences (1-9)."""
     if "the items must be unique" in message:  # 1
         return True
     if "must be standard base64 with padding" in message:  # 2
@@ -651,6 +654,8 @@ def _binder_stricter(message: str, value: Any) -> bool:
         return isinstance(value, str) and value.endswith("\n")
     if "must be a time HH:MM:SS" in message:  # 7
         return isinstance(value, str) and _OFFSET.search(value) is not None
+    if "must be written in plain digits to be an integer of 10^20 or more" in message:  # 9
+        return isinstance(value, float) and abs(value) >= 1e20
     return False
 
 
@@ -752,6 +757,13 @@ def test_principled_differences_are_real_and_narrow() -> None:
     # everything else in the row agrees: a valid call minus the time field's difference
     assert _outcome(d_scalars, EXAMPLE)[0] == "ok"
     assert [e.validator_value for e in _validator(name).iter_errors(EXAMPLE)] == ["time"]
+    # 9: a float of 10^20 or more is an integer to the validator, refused by the binder
+    assert _validator(name).is_valid({**EXAMPLE, "count": 1e20, "clock": "12:30:05Z"})
+    err = _outcome(d_scalars, {**EXAMPLE, "count": 1e20})[1]
+    assert isinstance(err, ArgumentError) and str(err) == (
+        "Argument 'count' must be written in plain digits to be an integer of 10^20 or more, got 1e+20."
+    )
+    assert _outcome(d_scalars, {**EXAMPLE, "count": 1e19})[0] == "ok"
     # 1: unique after binding
     records = {
         "replacements": [],
