@@ -45,7 +45,6 @@ __all__ = [
     "is_valid_tool_name",
     "model_params",
     "parsed_docstring",
-    "param_doc",
     "field_doc",
     "strip",
     "markers_of",
@@ -58,7 +57,6 @@ __all__ = [
     "find_discriminator",
     "record_members",
     "writes_default",
-    "default_value",
     "is_writable_type",
     "return_category",
     "INVOCATION_MODE",
@@ -118,10 +116,6 @@ def tool_description(tool: ToolModel) -> str:
 def model_params(tool: ToolModel) -> tuple[Param, ...]:
     """The parameters the model sees, in order (context and token parameters left out)."""
     return tuple(p for p in tool.params if p.kind == "normal")
-
-
-def param_doc(tool: ToolModel, name: str) -> str | None:
-    return parsed_docstring(tool.docstring).params.get(name)
 
 
 def field_doc(record: Record, name: str) -> str | None:
@@ -304,11 +298,8 @@ def is_writable_type(node: TypeNode) -> bool:
 
 
 def writes_default(default: Default) -> bool:
+    """Whether a default goes into the schema (``"default"``): a JSON-writable value, not None."""
     return default.state == "value"
-
-
-def default_value(default: Default) -> str | int | float | bool | None:
-    return default.value
 
 
 def return_category(tool: ToolModel) -> L["none", "text", "parts", "json", "value", "unannotated"]:

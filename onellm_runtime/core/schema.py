@@ -197,7 +197,7 @@ def _property(node: TypeNode, naming: str | None, doc: str | None, default: Defa
         frag = fragment(node, naming)
         if doc is not None and "description" not in frag:
             frag = _with_description(frag, doc)
-    if default.state == "value":
+    if rules.writes_default(default):
         frag["default"] = default.value  # the last keyword: appending keeps the order
     return frag
 
@@ -288,13 +288,11 @@ def input_schema(tool: ToolModel) -> Schema:
     """The closed object a model fills in to call the tool."""
     properties: Schema = {}
     required: list[str] = []
-    docs = rules.parsed_docstring(tool.docstring).params  # what rules.param_doc reads
+    docs = rules.parsed_docstring(tool.docstring).params
     naming = tool.naming
-    for p in tool.params:
-        if p.kind != "normal":  # rules.model_params: context and token parameters are not sent
-            continue
+    for p in rules.model_params(tool):
         properties[p.name] = _property(p.type, naming, docs.get(p.name), p.default)
-        if p.default.state == "none":  # not Default.present
+        if not p.default.present:
             required.append(p.name)
     if tool.invocation_mode == "model_choice":
         properties[rules.INVOCATION_MODE] = dict(_INVOCATION_MODE_PROPERTY)
