@@ -18,7 +18,6 @@ from .model import (
     MAX_RECORD_DEPTH,
     Annotated,
     ArrayType,
-    Default,
     EnumType,
     JsonType,
     LiteralType,
@@ -56,7 +55,6 @@ __all__ = [
     "Discriminated",
     "find_discriminator",
     "record_members",
-    "writes_default",
     "is_writable_type",
     "return_category",
     "INVOCATION_MODE",
@@ -295,11 +293,6 @@ def is_writable_type(node: TypeNode) -> bool:
     if isinstance(t, UnionType):
         return merged_literal(t) is not None
     return isinstance(t, (EnumType, LiteralType)) or (isinstance(t, Scalar) and t.kind in _WRITABLE_SCALARS)
-
-
-def writes_default(default: Default) -> bool:
-    """Whether a default goes into the schema (``"default"``): a JSON-writable value, not None."""
-    return default.state == "value"
 
 
 def return_category(tool: ToolModel) -> L["none", "text", "parts", "json", "value", "unannotated"]:

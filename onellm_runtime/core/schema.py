@@ -197,7 +197,7 @@ def _property(node: TypeNode, naming: str | None, doc: str | None, default: Defa
         frag = fragment(node, naming)
         if doc is not None and "description" not in frag:
             frag = _with_description(frag, doc)
-    if rules.writes_default(default):
+    if default.state == "value":
         frag["default"] = default.value  # the last keyword: appending keeps the order
     return frag
 
@@ -290,9 +290,11 @@ def input_schema(tool: ToolModel) -> Schema:
     required: list[str] = []
     docs = rules.parsed_docstring(tool.docstring).params
     naming = tool.naming
-    for p in rules.model_params(tool):
+    for p in tool.params:
+        if p.kind != "normal":  # the parameters rules.model_params lists, without building its tuple
+            continue
         properties[p.name] = _property(p.type, naming, docs.get(p.name), p.default)
-        if not p.default.present:
+        if p.default.state == "none":  # required: no default (Default.present, read without a call)
             required.append(p.name)
     if tool.invocation_mode == "model_choice":
         properties[rules.INVOCATION_MODE] = dict(_INVOCATION_MODE_PROPERTY)
