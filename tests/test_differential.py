@@ -83,7 +83,6 @@ from onellm_runtime import (
     UInt32,
     UInt64,
     Url,
-    binding,
     tool,
 )
 from onellm_runtime.binding import compile_binder
