@@ -8,8 +8,9 @@ record, told apart by the ``action`` field, so a model cannot send ``command`` t
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Literal, NamedTuple, Sequence
+from typing import Annotated, Literal, NamedTuple
 
 from onellm_runtime import CancellationToken, Description, Length, ToolInvoker, tool
 

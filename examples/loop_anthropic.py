@@ -86,7 +86,7 @@ async def run_loop(model: RecordedModel) -> str:
             reply = model.create(model=MODEL, max_tokens=1024, messages=conversation, tools=definitions)
             done = await dispatch("anthropic", reply, tools, invoker=invoker)
             print(f"turn {turn}: {len(done.calls)} tool call(s)")
-            for call, item in zip(done.calls, done.items):
+            for call, item in zip(done.calls, done.items, strict=True):
                 print(f"  {call.name}({json.dumps(call.arguments)}) -> {json.dumps(item)}")
             if done.done:
                 text: str = reply["content"][-1]["text"]

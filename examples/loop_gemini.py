@@ -102,7 +102,7 @@ async def run_loop(model: RecordedModel) -> Answer:
             reply = model.generate_content(model=MODEL, contents=conversation, tools=definitions)
             done = await dispatch("gemini", reply, tools, invoker=invoker)
             print(f"turn {turn}: {len(done.calls)} tool call(s)")
-            for call, item in zip(done.calls, done.items):
+            for call, item in zip(done.calls, done.items, strict=True):
                 print(f"  {call.name}({json.dumps(call.arguments)}) -> {json.dumps(item)}")
             if done.final is not None:
                 answer = done.final.typed_result

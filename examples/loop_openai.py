@@ -97,7 +97,7 @@ async def run_loop(model: RecordedModel) -> str:
             reply = model.create(model=MODEL, input=conversation, tools=definitions)
             done = await dispatch("openai", reply, tools, invoker=invoker)
             print(f"turn {turn}: {len(done.calls)} tool call(s)")
-            for call, item in zip(done.calls, done.items):
+            for call, item in zip(done.calls, done.items, strict=True):
                 print(f"  {call.name}({call.arguments}) -> {json.dumps(item)}")
             if done.done:
                 text: str = reply["output"][-1]["content"][0]["text"]

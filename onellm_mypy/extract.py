@@ -36,13 +36,14 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from mypy import build
 from mypy.errors import CompileError
-from mypy.modulefinder import BuildSource
 from mypy.find_sources import create_source_list
+from mypy.modulefinder import BuildSource
 from mypy.options import Options
 
 from onellm_runtime.core.model import ToolModel
@@ -205,7 +206,10 @@ def _plain(message: str) -> str:
 
 
 #: A message line in mypy's text form (mypy before 2.x writes blocking errors so even with -O json).
-_TEXT_LINE = re.compile(r"^(?P<file>.+?)(?::(?P<line>\d+))?(?::(?P<column>\d+))?: (?P<severity>error|note): (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$")
+_TEXT_LINE = re.compile(
+    r"^(?P<file>.+?)(?::(?P<line>\d+))?(?::(?P<column>\d+))?"
+    r": (?P<severity>error|note): (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
+)
 
 
 def _record(line: str) -> dict[str, object] | None:

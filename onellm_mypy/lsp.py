@@ -22,12 +22,11 @@ from __future__ import annotations
 import argparse
 import ast
 import asyncio
-import os
 import re
 import sys
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Sequence
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer

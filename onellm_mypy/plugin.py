@@ -31,7 +31,8 @@ tools read (for ``get_additional_indirect_deps``).
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from mypy.nodes import GDEF, CallExpr, ClassDef, Context, Decorator, MypyFile, SymbolTableNode, Var
 from mypy.options import Options

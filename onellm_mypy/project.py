@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from mypy.main import process_options
 from mypy.modulefinder import BuildSource

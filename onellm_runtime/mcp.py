@@ -21,7 +21,8 @@ import ipaddress
 import os
 import sys
 import warnings
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .context import ToolEvent
 from .providers import Approver, dispatch, mcp_tool

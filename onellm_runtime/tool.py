@@ -146,7 +146,6 @@ class Tool(Generic[P, R]):
     _name: str | None = None
     _class_type_params: tuple[str, ...] = ()
     _class_scope: Mapping[str, object] = MappingProxyType({})  # a PEP 695 class's type parameters
-    _classname: str | None = None
 
     def __init__(self, fn: Callable[P, R], options: ToolOptions, *, binding: str, owner: object = None) -> None:
         # binding: "function", "method" (self in fn), "classmethod", "staticmethod", "bound"
@@ -361,7 +360,6 @@ class Tool(Generic[P, R]):
         params += tuple(getattr(t, "__name__", str(t)) for t in namespace.get("__type_params__", ()))
         self._class_type_params = tuple(dict.fromkeys(params))
         self._class_scope = {getattr(t, "__name__", str(t)): t for t in namespace.get("__type_params__", ())}
-        self._classname = owner.__name__
         if self._class_type_params:
             self._finish(final=True)  # OLT010 (and anything else) now, at class creation
         self._check_duplicates(owner)

@@ -13,7 +13,7 @@ from onellm_runtime import Tool, ToolDefinitionError
 
 def tool_with(annotation: object, *, default: object = ..., returns: object = str, **options: Any) -> Tool[..., Any]:
     """A tool ``f(x: annotation [= default]) -> returns``, made with ``Tool.create``."""
-    def f(x):  # type: ignore[no-untyped-def]  # noqa: ANN001, ANN202
+    def f(x):  # type: ignore[no-untyped-def]
         return x
 
     if default is not ...:
@@ -30,7 +30,7 @@ def fragment(annotation: object, **kwargs: Any) -> str:
 def output(returns: object, **options: Any) -> str:
     """``json.dumps`` of the output schema of ``f() -> returns``."""
 
-    def f():  # type: ignore[no-untyped-def]  # noqa: ANN202
+    def f():  # type: ignore[no-untyped-def]
         return None
 
     f.__annotations__ = {"return": returns}

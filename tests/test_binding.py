@@ -344,7 +344,7 @@ REFUSED: list[tuple[str, object, str, str]] = [
     # collections
     ("list from object", list[int], '{"a": 1}', "Argument 'x' must be an array, got object."),
     ("list item", list[int], '[1, 2, "3"]', "Argument 'x[2]' must be an integer, got string."),
-    ("long list item", list[int], json.dumps(list(range(20)) + [True]), "Argument 'x[20]' must be an integer, got boolean."),
+    ("long list item", list[int], json.dumps([*range(20), True]), "Argument 'x[20]' must be an integer, got boolean."),
     ("long float list item", list[float], json.dumps([0.5] * 20 + [None]), "Argument 'x[20]' must be a number, got null."),
     ("list null item", list[str], '["a", null]', "Argument 'x[1]' must be a string, got null."),
     ("nested list item", list[list[int]], "[[1], [2, 2.5]]", "Argument 'x[1][1]' must be an integer, got 2.5."),

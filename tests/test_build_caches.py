@@ -18,7 +18,7 @@ import pytest
 
 from onellm_runtime import Tool, ToolDefinitionError
 from onellm_runtime.core.docstrings import _parse_lines, _parse_simple, parse_docstring
-from onellm_runtime.core.model import Param, Scalar, ScalarKind, ToolModel, Returns
+from onellm_runtime.core.model import Param, Returns, Scalar, ScalarKind, ToolModel
 from onellm_runtime.core.options import DEFAULT_OPTIONS
 
 # --- the one-match docstring reading agrees with the line-by-line parser ------------------
@@ -165,11 +165,11 @@ def test_a_type_variable_allowed_in_a_generic_class_is_still_olt004_in_a_functio
 def test_a_quoted_annotation_with_a_none_default_is_what_the_unquoted_one_is() -> None:
     # Python 3.10's get_type_hints makes the quoted one Optional[int]; 3.11 no longer does,
     # and an unquoted 'int = None' never was: every version now reads both alike.
-    def quoted(count: "int" = None) -> str:  # type: ignore[assignment]
+    def quoted(count: "int" = None) -> str:  # type: ignore[assignment]  # noqa: RUF013
         """Count."""
         return ""
 
-    def unquoted(count: int = None) -> str:  # type: ignore[assignment]
+    def unquoted(count: int = None) -> str:  # type: ignore[assignment]  # noqa: RUF013
         """Count."""
         return ""
 

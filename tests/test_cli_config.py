@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cli_support import ROOT, run, write
 
 ANY_AND_RANGE = '''\

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from cli_support import ROOT, run, write
-from onellm_runtime.core.codes import CODES
+
 from onellm_runtime.cli.reports import DOCS_URL, github_escape_data, github_escape_property
+from onellm_runtime.core.codes import CODES
 
 SCHEMA = json.loads((ROOT / "tests" / "sarif" / "sarif-schema-2.1.0.json").read_text())
 

@@ -15,7 +15,6 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-
 from cli_support import ROOT, write
 
 # pre-commit builds the hook's environment from the package index: the slow group (.ci/run runs it).

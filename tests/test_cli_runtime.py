@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from cli_support import run, write
 
 TOOL_MODULE = '''\

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from cli_support import run, write
 
 # A package whose import leaves a mark: the static side must never cause it.

@@ -104,7 +104,7 @@ def test_scalar_row_is_what_the_runtime_writes(name: str, doc_fragment: str, sta
     tp = _resolve(name)
     if status.startswith("**planned**"):
         with pytest.raises(ToolDefinitionError):
-            tool_with(tp).input_schema
+            _ = tool_with(tp).input_schema
     else:
         assert status == "implemented"
         assert fragment(tp) == json.dumps(json.loads(doc_fragment))
@@ -115,7 +115,7 @@ def test_sized_integer_ranges_are_the_aliases() -> None:
     listed = next(r[0] for r in _table("The types table") if r[0].startswith("`Int8`"))
     aliases = [r[0].strip("`") for r in rows]
     assert aliases == re.findall(r"`(\w+)`", listed.split(" (")[0])
-    for alias, (_, lo, hi) in zip(aliases, rows):
+    for alias, (_, lo, hi) in zip(aliases, rows, strict=True):
         expected = {"type": "integer", "minimum": int(lo), "maximum": int(hi)}
         assert fragment(_resolve(alias)) == json.dumps(expected), alias
 
@@ -153,7 +153,7 @@ def test_links_lead_somewhere() -> None:
 def _numbered_sections() -> dict[int, str]:
     """Each numbered section's text (``## 6. Types`` is 6), subsections included."""
     parts = re.split(r"^## (\d+)\. .*$", DOC, flags=re.M)
-    return {int(number): body.split("\n## ", 1)[0] for number, body in zip(parts[1::2], parts[2::2])}
+    return {int(number): body.split("\n## ", 1)[0] for number, body in zip(parts[1::2], parts[2::2], strict=True)}
 
 
 def test_planned_list_cites_sections_that_still_have_planned_rules() -> None:

@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 import pytest
+from async_support import run
 
 from onellm_runtime import JsonPart, TextPart, Tool, ToolInvoker, tool
-
-from async_support import run
 
 _CORPUS = Path(__file__).resolve().parent.parent / "test-data"
 

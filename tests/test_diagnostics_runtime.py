@@ -307,7 +307,7 @@ def _doc_sections() -> list[tuple[str, str, str, str]]:
     """(code, broken example, message, fixed example) for each '## OLTnnn' section."""
     parts = re.split(r"^## (OLT\d{3}):", DOC.read_text(encoding="utf-8"), flags=re.M)
     sections = []
-    for code, body in zip(parts[1::2], parts[2::2]):
+    for code, body in zip(parts[1::2], parts[2::2], strict=True):
         python = re.findall(r"```python\n(.*?)```", body, re.S)
         text = re.findall(r"```text\n(.*?)```", body, re.S)
         assert len(python) == 2 and len(text) == 1, code
@@ -324,7 +324,7 @@ def _run_example(code: str, source: str) -> ToolDefinitionError | None:
         exec(compile(source, f"{name}.py", "exec"), module.__dict__)
         for value in list(vars(module).values()):
             if isinstance(value, Tool):
-                value.input_schema
+                _ = value.input_schema
             elif isinstance(value, type) and value.__module__ == name:
                 tools_of(value)
     except ToolDefinitionError as e:

@@ -81,7 +81,6 @@ from onellm_runtime import (
     Range,
     StringLength,
     Tool,
-    ToolDefinitionError,
     UInt8,
     UInt16,
     UInt32,
@@ -607,7 +606,7 @@ CHECKER = Draft202012Validator.FORMAT_CHECKER
 _OFFSET = re.compile(r"(?:[Zz]|[+-]\d\d:\d\d)$")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _validator(name: str) -> Draft202012Validator:
     t = dict(TOOLS)[name]
     return Draft202012Validator(t.input_schema, format_checker=CHECKER)
@@ -708,7 +707,7 @@ def test_bind_agrees_with_the_validator(name: str, data: st.DataObject) -> None:
     compare(name, data.draw(_arguments(name, id(t)), label="arguments"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _arguments(name: str, _key: int) -> st.SearchStrategy[Any]:
     """Half valid calls, half calls with a fault or two somewhere (or junk)."""
     schema = dict(TOOLS)[name].input_schema

@@ -84,7 +84,7 @@ NUMPY = '''Compute the mean.
     *args
         Extra values.
     flag
-    
+
     Returns
     -------
     float

@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from gen import generator, harness
 
 SEED = 20261129

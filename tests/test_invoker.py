@@ -12,6 +12,7 @@ import threading
 from typing import Any
 
 import pytest
+from async_support import WAIT, FakeClock, in_thread, run
 
 from onellm_runtime import (
     CancellationToken,
@@ -26,10 +27,6 @@ from onellm_runtime import (
     tools_of,
 )
 from onellm_runtime.invoking.invoker import ToolCall
-
-from async_support import WAIT, FakeClock, in_thread, run
-
-
 
 # --- success, failure, approval -------------------------------------------------------------------
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import textwrap
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+from async_support import WAIT, FakeClock, in_thread, run
 
 from onellm_runtime import (
     CancellationToken,
@@ -33,8 +33,6 @@ from onellm_runtime import (
     tool,
 )
 from onellm_runtime.cli import manifest
-
-from async_support import WAIT, FakeClock, in_thread, run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -150,7 +148,6 @@ def test_static_and_runtime_schemas_are_the_same_bytes_and_both_report_olt015(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from onellm_mypy.extract import StaticDiagnostic, extract
-
     from onellm_runtime.cli.main import runtime_entries
 
     monkeypatch.chdir(ROOT)  # mypy finds onellm_runtime from the repository root

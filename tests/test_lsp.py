@@ -13,11 +13,10 @@ import re
 from pathlib import Path
 
 import pytest
+from lsp_session import Session
 from lsprotocol import types
 
 from onellm_mypy.lsp import anchors, quick_fixes
-
-from lsp_session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "diagnostics.md"

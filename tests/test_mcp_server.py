@@ -67,7 +67,7 @@ async def _session(client: Client, logs: list[LoggingMessageNotificationParams])
 
     progress: list[tuple[float, float | None, str | None]] = []
 
-    async def on_progress(done: float, total: float | None, message: str | None) -> None:  # noqa: ARG001
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
         progress.append((done, total, message))
 
     crawled = await client.call_tool("crawl", {"pages": 3}, progress_callback=on_progress)
@@ -84,7 +84,7 @@ async def _cancel_midway(client: Client, name: str) -> None:
     before = (await client.call_tool("cancelled_count", {})).structured_content
     started = anyio.Event()
 
-    async def on_start(done: float, total: float | None, message: str | None) -> None:  # noqa: ARG001
+    async def on_start(done: float, total: float | None, message: str | None) -> None:
         started.set()
 
     async def wait() -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from onellm_runtime.core import schema
 from onellm_mypy.extract import ExtractResult, StaticDiagnostic, extract
+from onellm_runtime.core import schema
 
 SIDE_EFFECTS = """\
 from onellm_runtime import tool

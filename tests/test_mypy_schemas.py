@@ -103,7 +103,7 @@ def test_static_manifest_equals_the_hand_written_golden(path: Path) -> None:
     static = [t for (m, _), t in _static().items() if m == path.stem]
     entries = [manifest.entry(t.module, t.qualname, t.model) for t in static]
     assert [e["qualname"] for e in entries] == [g["qualname"] for g in golden]
-    for entry, expected in zip(entries, golden):
+    for entry, expected in zip(entries, golden, strict=True):
         for field, value in expected.items():
             assert json.dumps(entry[field]) == json.dumps(value), (entry["qualname"], field)
 

@@ -14,7 +14,6 @@ import provider_tools as T
 import pytest
 
 from onellm_runtime import JsonObject, Tool, tool
-
 from onellm_runtime.providers import (
     ProviderError,
     ProviderWarning,
@@ -479,7 +478,7 @@ def test_anthropic_tools_sends_the_tools_past_the_limits_non_strict() -> None:
 def test_anthropic_tool_alone_over_the_union_limit() -> None:
     def many(
         a: Optional[int], b: Optional[int], c: Optional[int], d: Optional[int], e: Optional[int], f: Optional[int],
-        g: Optional[int], h: Optional[int], i: Optional[int], j: Optional[int], k: Optional[int], l: Optional[int],
+        g: Optional[int], h: Optional[int], i: Optional[int], j: Optional[int], k: Optional[int], ell: Optional[int],
         m: Optional[int], n: Optional[int], o: Optional[int], p: Optional[int], q: Optional[int],
     ) -> None: ...
 
@@ -499,10 +498,10 @@ def test_gemini_refuses_names_it_cannot_take() -> None:
     @tool(name="1st")
     def first(x: int) -> None: ...
 
-    with pytest.raises(ProviderError, match="^Tool '1st': Gemini function names start with a letter or '_'"):
+    with pytest.raises(ProviderError, match=r"^Tool '1st': Gemini function names start with a letter or '_'"):
         gemini_tool(first)
     entry = {"name": "ok", "description": "", "input_schema": {"type": "object", "properties": {"a-b": {"type": "integer"}}}}
-    with pytest.raises(ProviderError, match="^Tool 'ok': parameter 'a-b' is not a Gemini parameter name"):
+    with pytest.raises(ProviderError, match=r"^Tool 'ok': parameter 'a-b' is not a Gemini parameter name"):
         gemini_tool(entry)
 
 

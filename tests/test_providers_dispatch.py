@@ -84,7 +84,7 @@ def _next_request(provider: str, reply: dict[str, Any], items: list[dict[str, An
 #: The item each API answers a call with: (call's index in the reply, text, is_error) -> item.
 def _expected(provider: str, calls: list[tuple[str, str, dict[str, Any]]], texts: list[str], errors: list[bool]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for (cid, name, _), text, error in zip(calls, texts, errors):
+    for (cid, name, _), text, error in zip(calls, texts, errors, strict=True):
         if provider == "openai":
             out.append({"type": "function_call_output", "call_id": cid, "output": text})
         elif provider == "openai-chat":

@@ -11,6 +11,7 @@ import warnings
 from typing import Any
 
 import provider_rules as rules
+import pydantic
 import pytest
 from anthropic.types import ToolParam
 from google.genai import types as genai
@@ -139,7 +140,7 @@ def test_rule_checkers_catch_what_they_look_for() -> None:
         "$: default is not read",
         "$: format uuid is not read",
     ]
-    with pytest.raises(Exception):
+    with pytest.raises(pydantic.ValidationError):
         genai.Schema.model_validate({"type": "STRING", "uniqueItems": True})
     with warnings.catch_warnings():
         warnings.simplefilter("error")

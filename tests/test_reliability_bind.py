@@ -113,7 +113,7 @@ EXPONENT_ROWS = [
 def test_an_integer_written_with_an_exponent_binds_below_ten_to_the_twenty(t: Tool[..., Any], raw: str, outcome: object) -> None:
     doc = '{"x": ' + raw + "}"
     if isinstance(outcome, tuple):
-        assert error_of(t, doc) == f"Argument 'x' " + WRITTEN.format(outcome[1])
+        assert error_of(t, doc) == "Argument 'x' " + WRITTEN.format(outcome[1])
     else:
         assert t.bind(doc) == {"x": outcome}
         assert type(t.bind(doc)["x"]) is int
@@ -500,7 +500,7 @@ def test_a_string_annotation_that_is_not_python_is_olt002(text: str) -> None:
 
 def test_an_invalid_string_inside_an_annotation_is_olt002() -> None:
     with pytest.raises(ToolDefinitionError) as info:
-        Tool.create(_taking(list["int["])).input_schema  # type: ignore[name-defined]  # noqa: B018
+        Tool.create(_taking(list["int["])).input_schema  # type: ignore[name-defined]  # noqa: B018, F722
     assert info.value.code == "OLT002"
     assert "the annotation 'int[' is not a valid Python expression" in str(info.value)
 

@@ -24,13 +24,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from async_support import WAIT, FakeClock, in_thread, run
 
 from onellm_runtime import JsonObject, JsonPart, JsonValue, TextPart, Tool, ToolContext, ToolInvoker, ToolResult
-from onellm_runtime.invoking.jobs import Job, JobRegistry, job_tools
 from onellm_runtime.invoking.invoker import BIND_OFF_LOOP_CHARS
+from onellm_runtime.invoking.jobs import Job, JobRegistry, job_tools
 from onellm_runtime.invoking.workers import default_limit
-
-from async_support import WAIT, FakeClock, in_thread, run
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -175,7 +175,7 @@ def test_str_or_none_and_newtype_str_returns_are_text() -> None:
 
 
 def test_no_return_annotation_no_output_schema() -> None:
-    def f(x: int):  # type: ignore[no-untyped-def]  # noqa: ANN202
+    def f(x: int):  # type: ignore[no-untyped-def]
         return x
 
     assert Tool.create(f).output_schema is None

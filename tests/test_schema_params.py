@@ -184,7 +184,7 @@ def test_async_def_result_is_unwrapped() -> None:
 
 
 def test_no_return_annotation_has_no_output_schema() -> None:
-    def f(x: int):  # type: ignore[no-untyped-def]  # noqa: ANN202
+    def f(x: int):  # type: ignore[no-untyped-def]
         return x
 
     assert tool(f).output_schema is None

@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schema_strategy import UnsupportedSchema, bound_key, from_schema
 
+from onellm_runtime.core.schema import TIMEDELTA_PATTERN
 from onellm_runtime.providers import (
     ProviderError,
     anthropic_tool,
@@ -32,7 +33,6 @@ from onellm_runtime.providers import (
     mcp_tool,
     openai_tool,
 )
-from onellm_runtime.core.schema import TIMEDELTA_PATTERN
 
 Schema = dict[str, Any]
 GOLDEN = Path(__file__).resolve().parent.parent / "test-data" / "golden"

@@ -16,8 +16,8 @@ import contextlib
 import importlib.util
 import os
 import sys
+from collections.abc import Generator
 from types import ModuleType
-from typing import Generator
 
 __all__ = ["ImportFailed", "loaded_from_path", "output_to_stderr"]
 

@@ -13,8 +13,9 @@ import inspect
 import os
 import sys
 import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, cast
+from typing import Any, cast
 
 from . import manifest
 from .modulepath import find_module
@@ -71,8 +72,8 @@ def runtime_entries(sources: Sequence[manifest.SourceModule]) -> list[manifest.M
 
     Raises ``importing.ImportFailed`` when a module cannot be imported.
     """
-    from .importing import loaded_from_path
     from ..tool import Tool
+    from .importing import loaded_from_path
 
     entries: list[manifest.ManifestEntry] = []
     for src in sources:
@@ -121,8 +122,8 @@ def _schemas_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _schemas(ns: argparse.Namespace) -> int:
-    from .importing import ImportFailed, output_to_stderr
     from ..tool import ToolDefinitionError
+    from .importing import ImportFailed, output_to_stderr
 
     sources = manifest.discover(_paths(ns.paths))
     if ns.static:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 __all__ = ["FoundModule", "find_module", "search_path"]
 

@@ -12,8 +12,8 @@ Columns are 1-based; an end column is the column just past the finding's last ch
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from ..core.codes import CODES
 

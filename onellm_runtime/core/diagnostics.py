@@ -408,8 +408,24 @@ def _remember_clean(node: TypeNode) -> None:
     _CLEAN_TYPES[id(node)] = node
 
 
+def _plain_param(p: Param) -> bool:
+    """Whether a parameter's own checks (type, default, kind) surely find nothing, told without a walk."""
+    return p.kind == "normal" and p.default.state != "unreadable" and _plainly_clean(p.type)
+
+
+def _plain_return(tool: ToolModel) -> bool:
+    """Whether the return type's walk surely finds nothing (no annotation, None, or a plainly clean type)."""
+    returns = tool.returns
+    return returns.kind != "type" or returns.type is None or _plainly_clean(returns.type)
+
+
+def _clashes_with_invocation_mode(tool: ToolModel, p: Param) -> bool:
+    """OLT015: the parameter has the name of the control that ``invocation_mode='model_choice'`` adds."""
+    return p.name == rules.INVOCATION_MODE and tool.options.invocation_mode == "model_choice"
+
+
 def _param_findings(tool: ToolModel, p: Param) -> list[tuple[str, str, str]]:
-    if p.kind == "normal" and p.default.state != "unreadable" and _plainly_clean(p.type):
+    if _plain_param(p):
         return []
     w = _Walk(tool.class_type_params, [])
     if p.kind in ("context", "cancellation"):
@@ -431,38 +447,9 @@ def _param_findings(tool: ToolModel, p: Param) -> list[tuple[str, str, str]]:
     return w.found
 
 
-def _plainly_fine(tool: ToolModel, name: str) -> bool:
-    """Whether ``check_tool`` surely finds nothing, told without building its findings:
-    each test is one of its own, with ``_plainly_clean`` for the walks. Most tools pass,
-    and the full check below decides every other one."""
-    if tool.misapplied_to is not None or tool.type_params or tool.class_type_params:
-        return False
-    options = tool.options
-    if options.naming is not None and options.naming != "camelCase":
-        return False
-    if (tool.is_lambda and options.name is None) or not rules.is_valid_tool_name(name):
-        return False
-    model_choice = options.invocation_mode == "model_choice"
-    for p in tool.params:
-        if p.kind != "normal" or p.default.state == "unreadable" or not _plainly_clean(p.type):
-            return False
-        if model_choice and p.name == rules.INVOCATION_MODE:
-            return False
-    returns = tool.returns
-    return returns.kind != "type" or returns.type is None or _plainly_clean(returns.type)
-
-
-def check_tool(tool: ToolModel) -> list[Diagnostic]:
-    """Every finding on one tool, in source order: function-level first, then per parameter."""
-    name = rules.tool_name(tool)
-    if _plainly_fine(tool, name):
-        return []
-    prefix = f"Tool '{name}': "
-    out: list[Diagnostic] = []
-
-    def at_def(code: str, text: str) -> None:
-        out.append(Diagnostic(code, prefix + text, tool.loc))
-
+def _function_findings(tool: ToolModel, name: str) -> list[tuple[str, str]]:
+    """The findings on the def itself that need no walk (OLT001 alone, else OLT008, OLT011,
+    OLT010), as (code, text) in report order."""
     if tool.misapplied_to is not None:
         what = tool.misapplied_to
         # Decorators apply bottom-up: "@tool above @staticmethod" is tool(staticmethod(f)), the allowed order.
@@ -476,25 +463,57 @@ def check_tool(tool: ToolModel) -> list[Diagnostic]:
             "classmethod": "@classmethod is applied on top of @tool, which hides the tool from its class; "
             "write @tool above @classmethod instead",
         }.get(what, f"@tool must decorate a function directly, not a '{what}' object; decorate a plain function")
-        at_def("OLT001", text)
+        return [("OLT001", text)]
+
+    found: list[tuple[str, str]] = []
+    if tool.is_lambda and tool.options.name is None:
+        found.append(("OLT008", "a lambda has no usable tool name; pass name=... (1-64 letters, digits, '_' or '-')"))
+    elif not rules.is_valid_tool_name(name):
+        found.append(
+            (
+                "OLT008",
+                f"the tool name {name!r} is not 1-64 ASCII letters, digits, '_' or '-'; "
+                "pass name=... with a valid name",
+            )
+        )
+    if tool.options.naming not in (None, "camelCase"):
+        found.append(("OLT011", f"naming={tool.options.naming!r} is not supported; use naming='camelCase' or leave it out"))
+    if tool.class_type_params:
+        found.append(
+            (
+                "OLT010",
+                f"the containing class is generic (type variable '{tool.class_type_params[0]}'); "
+                "tools must live in a concrete class; move the tool to a non-generic class",
+            )
+        )
+    return found
+
+
+def _plainly_fine(tool: ToolModel) -> bool:
+    """Whether the parameter and return checks of ``check_tool`` surely find nothing, told
+    without building their findings: it asks the very tests those checks start with. Most
+    tools pass; the full checks decide every other one."""
+    if tool.type_params or tool.options.invocation_mode == "model_choice":  # OLT004; OLT015 is checked in full
+        return False
+    for p in tool.params:  # (a context or token parameter is not plain: OLT009 is checked in full)
+        if not _plain_param(p):
+            return False
+    return _plain_return(tool)
+
+
+def check_tool(tool: ToolModel) -> list[Diagnostic]:
+    """Every finding on one tool, in source order: function-level first, then per parameter."""
+    name = rules.tool_name(tool)
+    function_level = _function_findings(tool, name)
+    if not function_level and _plainly_fine(tool):
+        return []
+    prefix = f"Tool '{name}': "
+    out = [Diagnostic(code, prefix + text, tool.loc) for code, text in function_level]
+    if tool.misapplied_to is not None:
         return out
 
-    if tool.is_lambda and tool.options.name is None:
-        at_def("OLT008", "a lambda has no usable tool name; pass name=... (1-64 letters, digits, '_' or '-')")
-    elif not rules.is_valid_tool_name(name):
-        at_def(
-            "OLT008",
-            f"the tool name {name!r} is not 1-64 ASCII letters, digits, '_' or '-'; pass name=... with a valid name",
-        )
-    naming = tool.options.naming
-    if naming not in (None, "camelCase"):
-        at_def("OLT011", f"naming={naming!r} is not supported; use naming='camelCase' or leave it out")
-    if tool.class_type_params:
-        at_def(
-            "OLT010",
-            f"the containing class is generic (type variable '{tool.class_type_params[0]}'); "
-            "tools must live in a concrete class; move the tool to a non-generic class",
-        )
+    def at_def(code: str, text: str) -> None:
+        out.append(Diagnostic(code, prefix + text, tool.loc))
 
     per_param: list[tuple[Param, list[tuple[str, str, str]]]] = []
     generic = bool(tool.type_params)
@@ -511,7 +530,7 @@ def check_tool(tool: ToolModel) -> list[Diagnostic]:
 
     return_findings: list[tuple[str, str, str]] = []
     returned = tool.returns.type
-    if tool.returns.kind == "type" and returned is not None and not _plainly_clean(returned):
+    if returned is not None and not _plain_return(tool):
         w = _Walk(tool.class_type_params, [])
         _walk_type(returned, w)
         for code, path, problem in w.found:
@@ -547,7 +566,7 @@ def check_tool(tool: ToolModel) -> list[Diagnostic]:
             else:
                 seen_kinds[p.kind] = p.name
             continue
-        if p.name == rules.INVOCATION_MODE and tool.options.invocation_mode == "model_choice":
+        if _clashes_with_invocation_mode(tool, p):
             out.append(
                 Diagnostic(
                     "OLT015",

@@ -18,7 +18,6 @@ from .model import (
     MAX_RECORD_DEPTH,
     Annotated,
     ArrayType,
-    Default,
     EnumType,
     JsonType,
     LiteralType,
@@ -45,7 +44,6 @@ __all__ = [
     "is_valid_tool_name",
     "model_params",
     "parsed_docstring",
-    "param_doc",
     "field_doc",
     "strip",
     "markers_of",
@@ -57,8 +55,6 @@ __all__ = [
     "Discriminated",
     "find_discriminator",
     "record_members",
-    "writes_default",
-    "default_value",
     "is_writable_type",
     "return_category",
     "INVOCATION_MODE",
@@ -120,10 +116,6 @@ def tool_description(tool: ToolModel) -> str:
 def model_params(tool: ToolModel) -> tuple[Param, ...]:
     """The parameters the model sees, in order (context and token parameters left out)."""
     return tuple(p for p in tool.params if p.kind == "normal")
-
-
-def param_doc(tool: ToolModel, name: str) -> str | None:
-    return parsed_docstring(tool.docstring).params.get(name)
 
 
 def field_doc(record: Record, name: str) -> str | None:
@@ -303,14 +295,6 @@ def is_writable_type(node: TypeNode) -> bool:
     if isinstance(t, UnionType):
         return merged_literal(t) is not None
     return isinstance(t, (EnumType, LiteralType)) or (isinstance(t, Scalar) and t.kind in _WRITABLE_SCALARS)
-
-
-def writes_default(default: Default) -> bool:
-    return default.state == "value"
-
-
-def default_value(default: Default) -> str | int | float | bool | None:
-    return default.value
 
 
 def return_category(tool: ToolModel) -> L["none", "text", "parts", "json", "value", "unannotated"]:

@@ -21,8 +21,9 @@ import dataclasses
 import datetime as dt
 import enum
 import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any, Callable, Iterable, Mapping, Sequence, cast
+from typing import Any, cast
 
 from ..core import formats, rules
 from ..core.model import (
@@ -39,8 +40,8 @@ from ..core.model import (
     TypeNode,
     UnionType,
 )
-from .jsoncheck import problem
 from ..results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult
+from .jsoncheck import problem
 
 __all__ = ["Converter", "Unwritable", "compile_converter", "json_form", "plain_json"]
 
@@ -211,7 +212,7 @@ def _union(node: UnionType, naming: str | None, explicit: str | None) -> _Writer
                 return w(v)
         if isinstance(v, Mapping):  # TypedDict members: the tag tells them apart
             tag = cast("Mapping[str, Any]", v).get(found.field)
-            for (origin, w), t in zip(members, found.tags):
+            for (_origin, w), t in zip(members, found.tags, strict=True):
                 if t == tag:
                     return w(v)
         raise _Mismatch

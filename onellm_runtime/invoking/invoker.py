@@ -37,17 +37,18 @@ from __future__ import annotations
 import asyncio
 import inspect
 import weakref
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Union
+from typing import TYPE_CHECKING, Any
 
 from ..binding import ArgumentError, CompiledBinder, compile_binder
 from ..context import Clock, ToolContext
-from .convert import Converter, Unwritable, compile_converter
 from ..errortext import cut, describe
-from .jobs import Job, JobRegistry
 from ..provider_names import check_provider
 from ..results import ToolResult
+from .convert import Converter, Unwritable, compile_converter
+from .jobs import Job, JobRegistry
 from .workers import ToolRaised, WorkerPool
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 
 __all__ = ["BIND_OFF_LOOP_CHARS", "ToolCall", "ToolInvoker"]
 
-Arguments = Union[str, bytes, Mapping[str, object]]
+Arguments = str | bytes | Mapping[str, object]
 
 #: A raw document longer than this (characters of a ``str``, bytes of ``bytes``) is bound in a
 #: thread, off the event loop: binding costs about 40 us per KiB, so 64 KiB keeps the loop's

@@ -43,8 +43,9 @@ from __future__ import annotations
 import asyncio
 import math
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Annotated, Any, Awaitable, Callable, Coroutine, Iterator, Literal, Mapping, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from ..annotations import Description
 from ..context import CancellationToken, CostLine, ToolContext
@@ -52,8 +53,8 @@ from ..errortext import describe
 from ..results import JsonPart, ToolResult
 
 if TYPE_CHECKING:
-    from .invoker import ToolInvoker
     from ..tool import Tool
+    from .invoker import ToolInvoker
 
 __all__ = ["Job", "JobRegistry", "JobStatus", "job_tools"]
 

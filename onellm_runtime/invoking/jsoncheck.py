@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import math
 import sys
-from typing import Any, Callable, Union, cast
+from collections.abc import Callable
+from typing import Any, cast
 
 __all__ = ["problem"]
 
@@ -67,13 +68,13 @@ def problem(value: object) -> str | None:
     try:
         _encode(value)
         return None
-    except Exception:  # noqa: BLE001 (user code inside a value, a cycle: named by the walk below)
+    except Exception:  # user code inside a value, a cycle: named by the walk below
         pass
     return _first_problem(value)
 
 
 #: A path as a chain of (parent, segment) links, so that going one level down copies nothing.
-_Path = Union[tuple[Any, object], None]
+_Path = tuple[Any, object] | None
 
 
 #: How deep ``_plain`` goes before it leaves a value to the encoder (a cycle ends there too).
@@ -81,7 +82,7 @@ _PLAIN_DEPTH = 64
 
 
 #: ``type``, typed so that the type of an ``Any`` value is ``type[Any]`` (comparing it narrows nothing).
-_type_of: Callable[[object], "type[Any]"] = type
+_type_of: Callable[[object], type[Any]] = type
 
 
 def _plain(value: Any, depth: int) -> bool:
@@ -220,7 +221,7 @@ def _first_problem(value: object) -> str:
             return _where(f"an object of type {type(item).__qualname__}", path)
     except RecursionError:
         return "nesting deeper than the interpreter's recursion limit"
-    except Exception as e:  # noqa: BLE001 (a container's own code failed while it was read)
+    except Exception as e:  # a container's own code failed while it was read
         from ..errortext import describe
 
         return describe(e)
@@ -229,7 +230,7 @@ def _first_problem(value: object) -> str:
         _encode(value)
     except RecursionError:
         return "nesting deeper than the interpreter's recursion limit"
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         from ..errortext import describe
 
         return describe(e)

@@ -25,7 +25,8 @@ import contextvars
 import os
 import threading
 from collections import deque
-from typing import Any, Callable, TypeVar, cast
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 __all__ = ["ToolRaised", "WorkerPool", "default_limit"]
 

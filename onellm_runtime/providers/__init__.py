@@ -16,7 +16,8 @@ provider SDK.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ._anthropic import AnthropicLimits, anthropic_tool, anthropic_tools, check_anthropic_limits
 from ._common import ProviderError, ProviderWarning, ToolDefinition, ToolLike

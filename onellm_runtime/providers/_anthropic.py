@@ -16,8 +16,9 @@ non-strict, with a warning for each.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ._common import NotStrict, ToolDefinition, ToolLike, source_of, warn
 from ._downconvert import Schema, is_nullable, kind_of, map_children, move, pairs_schema
@@ -177,9 +178,15 @@ def check_anthropic_limits(tools: Sequence[ToolLike]) -> AnthropicLimits:
         if strict_tools + 1 > MAX_STRICT_TOOLS:
             why = f"the request already has {MAX_STRICT_TOOLS} strict tools"
         elif optional + o > MAX_OPTIONAL_PARAMS:
-            why = f"its {_n(o, 'optional parameter')} would make {optional + o} across strict tools (the limit is {MAX_OPTIONAL_PARAMS})"
+            why = (
+                f"its {_n(o, 'optional parameter')} would make {optional + o} across strict tools"
+                f" (the limit is {MAX_OPTIONAL_PARAMS})"
+            )
         elif unions + u > MAX_UNION_PARAMS:
-            why = f"its {_n(u, 'union parameter')} would make {unions + u} across strict tools (the limit is {MAX_UNION_PARAMS})"
+            why = (
+                f"its {_n(u, 'union parameter')} would make {unions + u} across strict tools"
+                f" (the limit is {MAX_UNION_PARAMS})"
+            )
         if why is not None:
             non_strict.append(name)
             reasons[name] = why
@@ -212,7 +219,7 @@ def anthropic_tools(tools: Sequence[ToolLike], strict: bool = True) -> list[Tool
         return built
     report = check_anthropic_limits(built)
     out: list[ToolDefinition] = []
-    for t, d in zip(tools, built):
+    for t, d in zip(tools, built, strict=True):
         name = str(d["name"])
         if name in report.reasons:
             message = warn(f"Tool '{name}' is sent to Anthropic non-strict: {report.reasons[name]}.", stacklevel=2)

@@ -8,8 +8,9 @@ list, a Gemini ``Content`` or its ``parts``), and returns the calls in the reply
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence, cast
+from typing import Any, cast
 
 __all__ = ["FoundCall", "plain", "FINDERS"]
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import copy
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, Mapping, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from ._downconvert import Schema
 
@@ -37,7 +38,7 @@ class NotStrict(Exception):
     """Raised inside a strict conversion: this schema has no strict form (the reason says why)."""
 
 
-class ToolDefinition(Dict[str, Any]):
+class ToolDefinition(dict[str, Any]):
     """The API's tool definition: a plain ``dict`` (JSON-ready), plus what was changed.
 
     ``strict`` is whether the definition asks for strict decoding (None where the API has no

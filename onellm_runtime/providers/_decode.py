@@ -16,7 +16,8 @@ dictionaries has no decoder at all (``None``).
 from __future__ import annotations
 
 import json
-from typing import Callable, Mapping, cast
+from collections.abc import Callable, Mapping
+from typing import cast
 
 from ..core import rules
 from ..core.model import Annotated, ArrayType, MapType, Nullable, Record, ToolModel, TypeNode, UnionType
@@ -143,7 +144,7 @@ def _union(node: UnionType, naming: str | None, explicit: str | None) -> _Node |
         return None  # a merged Literal: nothing inside
     branches: dict[str, _Node] = {}
     wire = found.field
-    for member, tag in zip(found.members, found.tags):
+    for member, tag in zip(found.members, found.tags, strict=True):
         inner = _record(member, naming)
         if inner is not None:
             branches[tag] = inner

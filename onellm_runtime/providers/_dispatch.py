@@ -13,8 +13,9 @@ from __future__ import annotations
 import inspect
 import json
 import warnings
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Literal, Mapping, Union, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..context import ToolContext, ToolEvent
 from ..results import JsonPart, ToolResult
@@ -32,7 +33,7 @@ __all__ = ["Approver", "Dispatch", "DispatchedCall", "dispatch", "unknown_tool_m
 #: ``"openai"`` is the Responses API, ``"openai-chat"`` Chat Completions.
 DispatchProvider = Literal["openai", "openai-chat", "anthropic", "gemini", "mcp"]
 #: Asked for each call of a ``requires_approval`` tool, before the batch runs: True runs it.
-Approver = Callable[["DispatchedCall"], Union[bool, Awaitable[bool]]]
+Approver = Callable[["DispatchedCall"], bool | Awaitable[bool]]
 
 #: The binder's provider for each API (Chat Completions reads as OpenAI does).
 _BINDING = {"openai": "openai", "openai-chat": "openai", "anthropic": "anthropic", "gemini": "gemini", "mcp": "mcp"}
@@ -75,7 +76,7 @@ class Dispatch:
     @property
     def final(self) -> ToolResult | None:
         """The result of the first successful ``ends_loop`` call (its ``typed_result`` is the value)."""
-        for call, result in zip(self.calls, self.results):
+        for call, result in zip(self.calls, self.results, strict=True):
             if call.tool is not None and call.tool.ends_loop and not result.is_error:
                 return result
         return None

@@ -9,7 +9,8 @@ Every function returns new dicts: a tool's cached canonical schema is never modi
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Collection, Iterable, Literal, cast
+from collections.abc import Callable, Collection, Iterable
+from typing import Any, Literal, cast
 
 from ..core.schema import KEYWORD_ORDER, TIMEDELTA_PATTERN
 

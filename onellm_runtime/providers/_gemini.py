@@ -125,7 +125,8 @@ def gemini_openapi_schema(input_schema: Schema) -> Schema:
 def _check_names(name: str, input_schema: Schema) -> None:
     if not _FUNCTION_NAME.fullmatch(name):
         raise ProviderError(
-            f"Tool '{name}': Gemini function names start with a letter or '_' and use letters, digits, '_', '.', ':', '-'"
+            f"Tool '{name}': Gemini function names start with a letter or '_'"
+            " and use letters, digits, '_', '.', ':', '-'"
         )
     for param in input_schema.get("properties", {}):
         if not _PARAMETER_NAME.fullmatch(param):

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Tuple, Union
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from ..results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult, describe_part
@@ -28,10 +29,10 @@ __all__ = [
     "responses_result",
 ]
 
-Item = Dict[str, Any]
-Media = Union[ImagePart, FilePart]
+Item = dict[str, Any]
+Media = ImagePart | FilePart
 #: A writer's answer: the item, and the warnings for media it could not carry.
-Written = Tuple[Item, List[str]]
+Written = tuple[Item, list[str]]
 
 _WEB_IMAGES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 

@@ -541,10 +541,10 @@ def _paths(doc: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
     yield path
     if isinstance(doc, dict):
         for k, v in doc.items():
-            yield from _paths(v, path + (k,))
+            yield from _paths(v, (*path, k))
     elif isinstance(doc, list):
         for i, v in enumerate(doc):
-            yield from _paths(v, path + (i,))
+            yield from _paths(v, (*path, i))
 
 
 def _get(doc: Any, path: tuple[Any, ...]) -> Any:
@@ -589,7 +589,7 @@ def mutate(doc: Any, rnd: random.Random) -> Any:
         return put(target.swapcase())
     if how == "array" and isinstance(target, list):
         if target and rnd.random() < 0.6:
-            return put(target + [json.loads(json.dumps(target[0]))])
+            return put([*target, json.loads(json.dumps(target[0]))])
         return put([] if target else [rnd.choice(_WRONG)])
     if how == "null":
         return put(None)

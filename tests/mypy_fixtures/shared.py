@@ -33,7 +33,7 @@ class Color(enum.Enum):
     RED = "red"
     GREEN = "green"
     CRIMSON = "red"
-    _ignore_ = ["helper"]
+    _ignore_ = ["helper"]  # noqa: RUF012 (the Enum protocol reads it)
     helper = 1
 
 
