@@ -76,7 +76,7 @@ class CompiledBinder:
 
     def __call__(self, arguments: str | bytes | Mapping[str, object], provider: str | None = None) -> dict[str, object]:
         given: Any = arguments  # told apart by exact type below (no isinstance: this is per call)
-        kind: type[object] = type(given)
+        kind = type(arguments)
         if kind is bytes and given[:1] == b"{":
             # Bytes as provider SDKs and HTTP bodies hand them over: read as UTF-8 text, then
             # bound as a str is (a document that starts with "{" has no byte order mark).
@@ -111,7 +111,7 @@ class CompiledBinder:
 
     def _bind(self, arguments: str | bytes | Mapping[str, object], provider: str | None) -> tuple[dict[str, object], str]:
         given: Any = arguments  # as in __call__
-        kind: type[object] = type(given)
+        kind = type(arguments)
         if kind is bytes and given[:1] == b"{":
             try:
                 text: str = given.decode()
