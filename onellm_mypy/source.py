@@ -18,6 +18,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Union, cast
 
+from onellm_runtime.core.markers import REQUIRED, Param, spec_for_call
 from onellm_runtime.core.model import (
     NO_DEFAULT,
     NONE_DEFAULT,
@@ -480,106 +481,51 @@ def field_value(value: ast.expr | None, is_field_call: Callable[[ast.expr], bool
 
 # -- Annotated metadata ----------------------------------------------------------------
 
-#: Constructor parameters of each known marker class, by full name, with their defaults.
-_MISSING = object()
-_SIGNATURES: dict[str, tuple[tuple[str, object], ...]] = {
-    "onellm_runtime.annotations.Description": (("text", _MISSING),),
-    "onellm_runtime.annotations.Range": (("min", None), ("max", None)),
-    "onellm_runtime.annotations.StringLength": (("max", _MISSING), ("min_length", 0)),
-    "onellm_runtime.annotations.MinLength": (("n", _MISSING),),
-    "onellm_runtime.annotations.MaxLength": (("n", _MISSING),),
-    "onellm_runtime.annotations.Length": (("min", _MISSING), ("max", _MISSING)),
-    "onellm_runtime.annotations.Pattern": (("pattern", _MISSING),),
-    "onellm_runtime.annotations.Email": (),
-    "onellm_runtime.annotations.Url": (),
-    "onellm_runtime.annotations.JsonName": (("name", _MISSING),),
-    "onellm_runtime.annotations.Discriminator": (("field", _MISSING),),
-    "typing_extensions.Doc": (("documentation", _MISSING),),
-    "typing.Doc": (("documentation", _MISSING),),
-    "annotated_types.Ge": (("ge", _MISSING),),
-    "annotated_types.Le": (("le", _MISSING),),
-    "annotated_types.Interval": (("gt", None), ("ge", None), ("lt", None), ("le", None)),
-    "annotated_types.MinLen": (("min_length", _MISSING),),
-    "annotated_types.MaxLen": (("max_length", _MISSING),),
-    "annotated_types.Len": (("min_length", 0), ("max_length", None)),
-}
 
-
-def _bind_args(call: ast.Call, params: tuple[tuple[str, object], ...], resolve: Resolve) -> dict[str, object] | None:
-    """Constructor arguments by parameter name, read as constants; None if any is unreadable."""
+def _bind_args(call: ast.Call, params: tuple[Param, ...], resolve: Resolve) -> tuple[object, ...] | None:
+    """Constructor arguments in signature order, read as constants; None if any is unreadable."""
     if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
         return None
     if len(call.args) > len(params):
         return None
-    values: dict[str, object] = {}
     exprs: dict[str, ast.expr] = {}
-    for (name, _), arg in zip(params, call.args):
-        exprs[name] = arg
+    for p, arg in zip(params, call.args):
+        exprs[p.name] = arg
+    names = {p.name for p in params}
     for kw in call.keywords:
         assert kw.arg is not None
-        if kw.arg in exprs or kw.arg not in dict(params):
+        if kw.arg in exprs or kw.arg not in names:
             return None
         exprs[kw.arg] = kw.value
-    for name, default in params:
-        if name in exprs:
-            value = read_constant(exprs[name], resolve)
+    values: list[object] = []
+    for p in params:
+        if p.name in exprs:
+            value = read_constant(exprs[p.name], resolve)
             if isinstance(value, (Opaque, Unreadable)):
                 return None
-            values[name] = value
-        elif default is _MISSING:
+            values.append(value)
+        elif p.default is REQUIRED:
             return None
         else:
-            values[name] = default
-    return values
+            values.append(p.default)
+    return tuple(values)
 
 
 def marker_from_call(fullname: str, call: ast.Call, resolve: Resolve) -> Marker | None:
-    """The neutral marker for ``Description("...")`` and friends, as the runtime's ``_marker``.
+    """The marker for ``Description("...")`` and friends, read through the marker table's
+    row for ``fullname``, its arguments by the row's signature (as the runtime reads the
+    object's attributes).
 
     None for metadata onellm does not know (the runtime ignores it too), and for a call
     whose arguments cannot be read from the source.
     """
-    params = _SIGNATURES.get(fullname)
-    if params is None:
+    spec = spec_for_call(fullname)
+    if spec is None:
         return None
-    a = _bind_args(call, params, resolve)
-    if a is None:
+    values = _bind_args(call, spec.signature, resolve)
+    if values is None:
         return None
-    short = fullname.rsplit(".", 1)[1]
-    if fullname.startswith("onellm_runtime."):
-        kind = {
-            "Description": "description",
-            "Range": "range",
-            "StringLength": "string_length",
-            "MinLength": "min_length",
-            "MaxLength": "max_length",
-            "Length": "length",
-            "Pattern": "pattern",
-            "Email": "email",
-            "Url": "url",
-            "JsonName": "json_name",
-            "Discriminator": "discriminator",
-        }[short]
-        return Marker(kind, tuple(a.values()))
-    if short == "Doc":
-        return Marker("doc", (a["documentation"],))
-    if short == "Ge":
-        return Marker("range", (a["ge"], None))
-    if short == "Le":
-        return Marker("range", (None, a["le"]))
-    if short == "Interval":
-        if a["ge"] is None and a["le"] is None:
-            return None
-        return Marker("range", (a["ge"], a["le"]))
-    if short == "MinLen":
-        return Marker("min_length", (a["min_length"],))
-    if short == "MaxLen":
-        return Marker("max_length", (a["max_length"],))
-    if short == "Len":
-        if a["max_length"] is None:
-            return Marker("min_length", (a["min_length"],))
-        return Marker("length", (a["min_length"], a["max_length"]))
-    return None
+    return spec.reading(values)
 
 
 # -- enums -------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ it, and end with what to do instead: a user should be able to fix the code from 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from . import rules
+from . import markers, rules
 from .model import (
     MAX_RECORD_DEPTH,
     Annotated,
@@ -19,7 +19,6 @@ from .model import (
     JsonType,
     LiteralType,
     MapType,
-    Marker,
     NotARecord,
     Nullable,
     Param,
@@ -34,7 +33,6 @@ from .model import (
     Unsupported,
 )
 from .codes import CODES  # the table lives apart: the mypy plugin loads it alone
-from .patterns import pattern_problem
 
 __all__ = ["CODES", "Diagnostic", "check_tool", "check_class", "type_name"]
 
@@ -116,81 +114,28 @@ class _Walk:
             self.found.append(entry)
 
 
-_NUMERIC = frozenset({ScalarKind.INT, ScalarKind.FLOAT, ScalarKind.DECIMAL})
-_STRINGS = frozenset({ScalarKind.STR, ScalarKind.CHAR})
-_MARKER_NAMES = {
-    "description": "Description",
-    "doc": "Doc",
-    "range": "Range",
-    "string_length": "StringLength",
-    "min_length": "MinLength",
-    "max_length": "MaxLength",
-    "length": "Length",
-    "pattern": "Pattern",
-    "email": "Email",
-    "url": "Url",
-    "json_name": "JsonName",
-    "discriminator": "Discriminator",
-}
-
-
-def _marker_fits(m: Marker, target: TypeNode) -> str | None:
-    """Why marker ``m`` cannot apply to ``target`` (OLT013), with the fix, or None."""
-    kind = m.kind
-    is_string = isinstance(target, Scalar) and target.kind in _STRINGS
-    is_array = isinstance(target, ArrayType) or (isinstance(target, JsonType) and target.kind == "array")
-    name = _MARKER_NAMES.get(kind, kind)
-    misfit = "; remove the annotation or change the type"
-    if kind in ("description", "doc", "discriminator", "json_name"):
-        return None
-    if kind == "range":
-        if isinstance(target, Scalar) and target.kind in _NUMERIC:
-            lo, hi = m.args
-            if lo is not None and hi is not None and lo > hi:  # type: ignore[operator]
-                return f"Range({lo}, {hi}) has its minimum above its maximum; swap the bounds"
-            return None
-        return f"Range applies to numbers, not to '{type_name(target)}'" + misfit
-    if kind in ("string_length", "pattern", "email", "url"):
-        if not is_string:
-            return f"{name} applies to strings, not to '{type_name(target)}'" + misfit
-        if kind == "pattern":
-            problem = pattern_problem(str(m.args[0]))
-            if problem is not None:
-                return f"Pattern({m.args[0]!r}) cannot be used: {problem}"  # the problem says what to change
-        if kind == "string_length":
-            longest, shortest = m.args
-            if isinstance(longest, int) and isinstance(shortest, int) and (longest < 0 or shortest > longest):
-                return f"StringLength({longest}, min_length={shortest}) needs 0 <= min_length <= max; fix the bounds"
-        return None
-    if kind in ("min_length", "max_length", "length"):
-        if not (is_string or is_array):
-            return f"{name} applies to strings and arrays, not to '{type_name(target)}'" + misfit
-        if any(isinstance(a, int) and a < 0 for a in m.args):
-            return f"{name} needs lengths of 0 or more; fix the bounds"
-        if kind == "length" and isinstance(m.args[0], int) and isinstance(m.args[1], int) and m.args[0] > m.args[1]:
-            return f"Length({m.args[0]}, {m.args[1]}) has its minimum above its maximum; swap the bounds"
-        return None
-    return None
-
-
 def _check_annotated(node: Annotated, path: str, w: _Walk, json_name_ok: bool) -> None:
+    """Each marker against the type under its wrappers, by its row of the marker table."""
     target = rules.strip(node)
     for m in node.markers:
-        if m.kind == "json_name" and not json_name_ok:
-            where = "tool parameters are never renamed" if path == "" else "it only renames a record field"
-            w.add("OLT013", path, f"JsonName cannot be used here ({where}); remove it")
-            continue
-        if m.kind == "discriminator":
-            if not isinstance(target, UnionType) or rules.record_members(target) is None:
+        spec = m.spec
+        if spec.fits == "record fields":
+            if not json_name_ok:
+                where = "tool parameters are never renamed" if path == "" else "it only renames a record field"
+                w.add("OLT013", path, f"{spec.display} cannot be used here ({where}); remove it")
+        elif not markers.fits(spec, target):
+            if spec.fits == "record unions":
                 w.add(
                     "OLT012",
                     path,
-                    f"Discriminator({m.args[0]!r}) applies only to a union of records, not to '{type_name(target)}'",
+                    f"{spec.display}({m.values[0]!r}) applies only to a union of records, not to '{type_name(target)}'",
                 )
-            continue
-        problem = _marker_fits(m, target)
-        if problem is not None:
-            w.add("OLT013", path, problem)
+            else:
+                w.add("OLT013", path, f"{spec.display} applies to {spec.fits}, not to '{type_name(target)}'; {spec.fix}")
+        else:
+            problem = spec.check(m)
+            if problem is not None:
+                w.add("OLT013", path, problem)
 
 
 def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> None:
@@ -199,9 +144,9 @@ def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> No
     if isinstance(node, Annotated):
         _check_annotated(node, path, w, json_name_ok)
         target = rules.strip(node)
-        disc = rules.marker(node, "discriminator")
+        disc = rules.discriminator(node)
         if disc is not None and isinstance(target, UnionType) and rules.record_members(target) is not None:
-            _walk_union(target, str(disc.args[0]), path, w)
+            _walk_union(target, disc, path, w)
         else:
             _walk(node.inner, path, w)
     elif isinstance(node, Nullable):

@@ -20,11 +20,14 @@ from __future__ import annotations
 import enum
 import sys
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from typing import Literal as L
 from typing import Union
 
 from .options import DEFAULT_OPTIONS, ToolOptions
+
+if TYPE_CHECKING:
+    from .markers import MarkerSpec
 
 __all__ = [
     "ScalarKind",
@@ -39,6 +42,8 @@ __all__ = [
     "RecordField",
     "UnionType",
     "Annotated",
+    "Bound",
+    "Constraints",
     "Marker",
     "Unsupported",
     "TypeVarRef",
@@ -227,21 +232,47 @@ class UnionType:
     members: tuple[TypeNode, ...]
 
 
+#: A number bound as a marker holds it (``Range(0, 1.5)``).
+Bound = Union[int, float]
+
+
+@_quick
+@dataclass(frozen=True)
+class Constraints:
+    """What markers set, one typed field per schema keyword family (None: not set).
+
+    The schema writer and the binder both read these, so what is written is what is
+    enforced. ``min_length``/``max_length`` are ``minLength``/``maxLength`` on a string and
+    ``minItems``/``maxItems`` on an array; ``format`` is the ``format`` keyword's value.
+    ``json_name`` and ``discriminator`` are not keywords: they rename a record property
+    and name a union's discriminator.
+    """
+
+    minimum: Bound | None = None
+    maximum: Bound | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+    format: str | None = None
+    description: str | None = None
+    json_name: str | None = None
+    discriminator: str | None = None
+
+
 @_quick
 @dataclass(frozen=True)
 class Marker:
-    """One known annotation from ``Annotated[T, ...]``, in neutral form.
+    """One known annotation from ``Annotated[T, ...]``, as read through its row of the
+    marker table (``core.markers``): the row, the arguments as written (in the row's
+    signature order, for its messages), and the constraints it sets.
 
-    ``kind`` is one of: ``description``, ``doc``, ``range`` (args: min, max, either may be
-    None), ``string_length`` (max, min), ``min_length`` (n), ``max_length`` (n),
-    ``length`` (min, max), ``pattern`` (p), ``email``, ``url``, ``json_name`` (name),
-    ``discriminator`` (field). The sized integers and ``Char`` are not markers: the
-    front ends lower them to ``Scalar`` directly. ``annotated_types`` markers are lowered into these by the
-    front ends (``Ge`` -> range(n, None), ``Len`` -> length, ...).
+    The sized integers and ``Char`` are not markers: the front ends lower them to
+    ``Scalar`` directly.
     """
 
-    kind: str
-    args: tuple[object, ...] = ()
+    spec: MarkerSpec
+    values: tuple[object, ...]
+    constraints: Constraints
 
 
 @_quick

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, NamedTuple
 from typing import Literal as L
 
 from . import docstrings
@@ -47,6 +47,7 @@ __all__ = [
     "field_doc",
     "strip",
     "markers_of",
+    "discriminator",
     "marker",
     "wire_name",
     "contains_self_reference",
@@ -143,20 +144,34 @@ def markers_of(node: TypeNode) -> tuple[Marker, ...]:
     return found
 
 
-def marker(node: TypeNode, kind: str) -> Marker | None:
-    """The last marker of ``kind`` on the outer wrappers (the last one written wins)."""
-    last = None
+def discriminator(node: TypeNode) -> str | None:
+    """The field a ``Discriminator`` on the outer wrappers names (the last one written wins)."""
+    found = None
     for m in markers_of(node):
-        if m.kind == kind:
-            last = m
-    return last
+        if m.constraints.discriminator is not None:
+            found = m.constraints.discriminator
+    return found
+
+
+class _Legacy(NamedTuple):
+    args: tuple[str]
+
+
+def marker(node: TypeNode, kind: str) -> _Legacy | None:
+    """The binder's old reading of a discriminator (until it calls ``discriminator``)."""
+    assert kind == "discriminator"
+    found = discriminator(node)
+    return None if found is None else _Legacy((found,))
 
 
 def wire_name(f: RecordField, naming: str | None) -> str:
     """A record property's name on the wire: ``JsonName`` wins, then ``naming``."""
-    renamed = marker(f.type, "json_name")
+    renamed = None
+    for m in markers_of(f.type):
+        if m.constraints.json_name is not None:
+            renamed = m.constraints.json_name
     if renamed is not None:
-        return str(renamed.args[0])
+        return renamed
     if naming == "camelCase":
         return camel_case(f.name)
     return f.name

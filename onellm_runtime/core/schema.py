@@ -10,7 +10,7 @@ from __future__ import annotations
 import marshal
 from typing import Any, cast
 
-from . import rules
+from . import markers, rules
 from .model import (
     Annotated,
     ArrayType,
@@ -97,40 +97,25 @@ def _nullable(frag: Schema) -> Schema:
     return frag
 
 
-def _apply(frag: Schema, markers: tuple[Marker, ...]) -> Schema:
-    is_array = frag.get("type") == "array"
-    description: str | None = None
-    doc: str | None = None
-    for m in markers:
-        k, a = m.kind, m.args
-        if k == "description":
-            description = str(a[0])
-        elif k == "doc":
-            doc = str(a[0])
-        elif k == "range":
-            if a[0] is not None:
-                frag["minimum"] = a[0]
-            if a[1] is not None:
-                frag["maximum"] = a[1]
-        elif k == "string_length":
-            frag["maxLength"] = a[0]
-            if a[1]:
-                frag["minLength"] = a[1]
-        elif k == "min_length":
-            frag["minItems" if is_array else "minLength"] = a[0]
-        elif k == "max_length":
-            frag["maxItems" if is_array else "maxLength"] = a[0]
-        elif k == "length":
-            frag["minItems" if is_array else "minLength"] = a[0]
-            frag["maxItems" if is_array else "maxLength"] = a[1]
-        elif k == "pattern":
-            frag["pattern"] = a[0]
-        elif k == "email":
-            frag["format"] = "email"
-        elif k == "url":
-            frag["format"] = "uri"
-    if description is not None or doc is not None:
-        frag["description"] = description if description is not None else doc
+def _apply(frag: Schema, layer: tuple[Marker, ...]) -> Schema:
+    """``frag`` with what one ``Annotated``'s markers set written over it, in keyword order."""
+    c = markers.merged(layer)
+    if c.minimum is not None:
+        frag["minimum"] = c.minimum
+    if c.maximum is not None:
+        frag["maximum"] = c.maximum
+    if c.min_length is not None or c.max_length is not None:
+        is_array = frag.get("type") == "array"
+        if c.min_length is not None:
+            frag["minItems" if is_array else "minLength"] = c.min_length
+        if c.max_length is not None:
+            frag["maxItems" if is_array else "maxLength"] = c.max_length
+    if c.pattern is not None:
+        frag["pattern"] = c.pattern
+    if c.format is not None:
+        frag["format"] = c.format
+    if c.description is not None:
+        frag["description"] = c.description
     return _ordered(frag)
 
 
@@ -143,7 +128,7 @@ def fragment(node: TypeNode, naming: str | None) -> Schema:
             frag["maximum"] = node.maximum
         return frag
     if isinstance(node, Annotated):
-        disc = rules.marker(node, "discriminator")
+        disc = rules.discriminator(node)
         inner = node.inner
         if isinstance(inner, Nullable):
             return _nullable(_apply(_fragment_with(inner.inner, naming, disc), node.markers))
@@ -170,9 +155,9 @@ def fragment(node: TypeNode, naming: str | None) -> Schema:
     raise TypeError(f"no schema for {node!r}; check the tool with diagnostics.check_tool first")
 
 
-def _fragment_with(node: TypeNode, naming: str | None, disc: Marker | None) -> Schema:
+def _fragment_with(node: TypeNode, naming: str | None, disc: str | None) -> Schema:
     if isinstance(node, UnionType):
-        return _union(node, naming, None if disc is None else str(disc.args[0]))
+        return _union(node, naming, disc)
     return fragment(node, naming)
 
 

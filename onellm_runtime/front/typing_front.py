@@ -20,8 +20,7 @@ from typing import Any, Callable, Literal, Mapping, cast
 
 import typing_extensions
 
-from .. import annotations as ann
-from ..core import rules
+from ..core import markers, rules
 from ..context import CancellationToken, ToolContext
 from ..core.model import (
     MAX_RECORD_DEPTH,
@@ -127,61 +126,9 @@ def _check_strings(annotations: Mapping[str, object]) -> None:
 
 
 def _marker(meta: object) -> Marker | None:
-    """The neutral form of one ``Annotated`` metadata object; None for unknown ones."""
-    if isinstance(meta, ann.Description):
-        return Marker("description", (meta.text,))
-    if isinstance(meta, ann.Range):
-        return Marker("range", (meta.min, meta.max))
-    if isinstance(meta, ann.StringLength):
-        return Marker("string_length", (meta.max, meta.min_length))
-    if isinstance(meta, ann.MinLength):
-        return Marker("min_length", (meta.n,))
-    if isinstance(meta, ann.MaxLength):
-        return Marker("max_length", (meta.n,))
-    if isinstance(meta, ann.Length):
-        return Marker("length", (meta.min, meta.max))
-    if isinstance(meta, ann.Pattern):
-        return Marker("pattern", (meta.pattern,))
-    if isinstance(meta, ann.Email):
-        return Marker("email")
-    if isinstance(meta, ann.Url):
-        return Marker("url")
-    if isinstance(meta, ann.JsonName):
-        return Marker("json_name", (meta.name,))
-    if isinstance(meta, ann.Discriminator):
-        return Marker("discriminator", (meta.field,))
-    cls = type(meta)
-    if cls.__name__ == "Doc" and cls.__module__ in ("typing_extensions", "typing"):
-        return Marker("doc", (getattr(meta, "documentation"),))
-    if cls.__module__ == "annotated_types":
-        return _annotated_types_marker(meta)
-    return None
-
-
-def _annotated_types_marker(meta: object) -> Marker | None:
-    name = type(meta).__name__
-
-    def get(attr: str) -> Any:
-        return getattr(meta, attr, None)
-
-    if name == "Ge":
-        return Marker("range", (get("ge"), None))
-    if name == "Le":
-        return Marker("range", (None, get("le")))
-    if name == "Interval":
-        if get("ge") is None and get("le") is None:
-            return None
-        return Marker("range", (get("ge"), get("le")))
-    if name == "MinLen":
-        return Marker("min_length", (get("min_length"),))
-    if name == "MaxLen":
-        return Marker("max_length", (get("max_length"),))
-    if name == "Len":
-        lo, hi = get("min_length"), get("max_length")
-        if hi is None:
-            return Marker("min_length", (lo,))
-        return Marker("length", (lo, hi))
-    return None
+    """The neutral form of one ``Annotated`` metadata object (one look-up of its class in
+    the marker table); None for unknown ones."""
+    return markers.read_object(meta)
 
 
 class _Lowering:

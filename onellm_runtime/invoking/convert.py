@@ -225,12 +225,12 @@ def writer(node: TypeNode, naming: str | None) -> _Writer:
     from ..core.model import Annotated
 
     if isinstance(node, Annotated):
-        disc = rules.marker(node, "discriminator")
+        disc = rules.discriminator(node)
         inner = node.inner
         nullable = isinstance(inner, Nullable)
         base = inner.inner if isinstance(inner, Nullable) else inner
         if isinstance(base, UnionType):
-            w = _union(base, naming, None if disc is None else str(disc.args[0]))
+            w = _union(base, naming, disc)
         else:
             w = writer(base, naming)
         return _or_null(w) if nullable else w

@@ -168,10 +168,10 @@ def _union(node: UnionType, naming: str | None, explicit: str | None) -> _Node |
 
 def _compile(node: TypeNode, naming: str | None) -> _Node | None:
     if isinstance(node, Annotated):
-        disc = rules.marker(node, "discriminator")
+        disc = rules.discriminator(node)
         inner = node.inner.inner if isinstance(node.inner, Nullable) else node.inner
         if isinstance(inner, UnionType):
-            return _union(inner, naming, None if disc is None else str(disc.args[0]))
+            return _union(inner, naming, disc)
         return _compile(inner, naming)
     if isinstance(node, Nullable):
         return _compile(node.inner, naming)

@@ -1,0 +1,424 @@
+"""The marker table: one row per ``Annotated`` metadata class that onellm reads.
+
+A row holds everything about one marker: the class the runtime meets (onellm's own, or a
+class of a package that may be missing, by its full name), which is also the full name the
+static side resolves a call to; the constructor's signature, by which both sides read the
+arguments; the name messages use; the types it fits and what it asks of its values (OLT013);
+and the ``Constraints`` it sets, as typed fields. The runtime front end looks a metadata
+object up by its class (``read_object``), the static one a call by its full name
+(``spec_for_call``, then ``MarkerSpec.reading`` on the arguments it read by ``signature``);
+the schema writer, the binder and the diagnostics read only the typed constraints and the
+row, so adding a marker is adding a row here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Literal, Union, cast
+
+from .. import annotations as ann
+from . import rules
+from .patterns import pattern_problem
+from .model import (
+    Annotated,
+    ArrayType,
+    Bound,
+    Constraints,
+    JsonType,
+    Marker,
+    Nullable,
+    Scalar,
+    ScalarKind,
+    TypeNode,
+    UnionType,
+)
+
+__all__ = [
+    "REQUIRED",
+    "Param",
+    "Fits",
+    "MarkerSpec",
+    "TABLE",
+    "NO_CONSTRAINTS",
+    "read_object",
+    "spec_for_call",
+    "fits",
+    "merged",
+    "constraints_of",
+]
+
+
+class _Required:
+    """The default of a constructor parameter that has none."""
+
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED = _Required()
+
+
+@dataclass(frozen=True)
+class Param:
+    """One constructor parameter of a marker class: its name (also the attribute the
+    runtime reads) and its default (``REQUIRED`` when it has none)."""
+
+    name: str
+    default: object = REQUIRED
+
+
+#: What a marker applies to; the words are those of its OLT013 message ("applies to ...").
+#: ``record fields`` is a place rather than a type (``JsonName``: never on a parameter), and
+#: a misplaced ``record unions`` marker (``Discriminator``) is OLT012.
+Fits = Literal["any", "numbers", "strings", "strings and arrays", "record fields", "record unions"]
+
+#: A row's reader: the arguments in signature order -> what the marker sets, or None when
+#: it sets nothing onellm reads (the marker is then left out, as unknown metadata is).
+Reader = Callable[..., Union[Constraints, None]]
+
+
+def _no_problem(m: Marker) -> str | None:
+    return None
+
+
+@dataclass(frozen=True, eq=False)
+class MarkerSpec:
+    """One row of the marker table (compared by identity: each row is one object)."""
+
+    #: The marker's name in messages. An ``annotated_types`` marker is named as the onellm
+    #: marker it reads as (``Ge`` -> ``Range``).
+    display: str
+    #: The classes read: onellm's own class objects (instances of subclasses too), or the
+    #: full names of classes in packages that may be missing (that very class). The static
+    #: side reads a call of the same full names (``static_names``).
+    runtime: tuple[type | str, ...]
+    #: The constructor's parameters, in order: both sides read the arguments by these.
+    signature: tuple[Param, ...]
+    fits: Fits
+    #: The constraints set by the arguments, given in signature order.
+    read: Reader
+    #: What is wrong with the values written, once the marker fits its type (OLT013 text).
+    check: Callable[[Marker], str | None] = _no_problem
+    #: The fix an OLT013 misfit message names after "...not to 'T'; ".
+    fix: str = "remove the annotation or change the type"
+    #: Which description wins when one ``Annotated`` sets several (lower wins; equal: the
+    #: last written): ``Description`` over ``Doc``.
+    description_rank: int = 0
+
+    @property
+    def static_names(self) -> tuple[str, ...]:
+        """The full names the static side resolves a call of this marker to."""
+        return tuple(r if isinstance(r, str) else f"{r.__module__}.{r.__qualname__}" for r in self.runtime)
+
+    def reading(self, values: tuple[object, ...]) -> Marker | None:
+        """The marker written with these arguments (in signature order), or None when it
+        sets nothing onellm reads."""
+        constraints = self.read(*values)
+        return None if constraints is None else Marker(self, values, constraints)
+
+
+NO_CONSTRAINTS = Constraints()
+
+
+# -- readers: what each marker sets. Values are passed on as written (a wrong type is not
+# -- judged here; the checks below judge what they need to).
+
+
+def _bound(value: object) -> Bound | None:
+    return cast("Bound | None", value)
+
+
+def _size(value: object) -> int | None:
+    return cast("int | None", value)
+
+
+def _description(text: object) -> Constraints:
+    return Constraints(description=str(text))
+
+
+def _range(lo: object, hi: object) -> Constraints:
+    return Constraints(minimum=_bound(lo), maximum=_bound(hi))
+
+
+def _string_length(longest: object, shortest: object) -> Constraints:
+    # A 0 minimum is left out (the contract's one exception to "written as given").
+    return Constraints(min_length=_size(shortest) if shortest else None, max_length=_size(longest))
+
+
+def _min_length(n: object) -> Constraints:
+    return Constraints(min_length=_size(n))
+
+
+def _max_length(n: object) -> Constraints:
+    return Constraints(max_length=_size(n))
+
+
+def _length(lo: object, hi: object) -> Constraints:
+    return Constraints(min_length=_size(lo), max_length=_size(hi))
+
+
+def _pattern(pattern: object) -> Constraints:
+    return Constraints(pattern=cast(str, pattern))
+
+
+def _email() -> Constraints:
+    return Constraints(format="email")
+
+
+def _url() -> Constraints:
+    return Constraints(format="uri")
+
+
+def _json_name(name: object) -> Constraints:
+    return Constraints(json_name=str(name))
+
+
+def _discriminator(field: object) -> Constraints:
+    return Constraints(discriminator=str(field))
+
+
+def _ge(ge: object) -> Constraints:
+    return _range(ge, None)
+
+
+def _le(le: object) -> Constraints:
+    return _range(None, le)
+
+
+def _interval(gt: object, ge: object, lt: object, le: object) -> Constraints | None:
+    if ge is None and le is None:
+        return None
+    return _range(ge, le)
+
+
+# -- checks: what each marker asks of its values (run once it fits its type).
+
+
+def _bounds_in_order(m: Marker) -> str | None:
+    lo, hi = m.constraints.minimum, m.constraints.maximum
+    if lo is not None and hi is not None and lo > hi:
+        return f"{m.spec.display}({lo}, {hi}) has its minimum above its maximum; swap the bounds"
+    return None
+
+
+def _pattern_readable(m: Marker) -> str | None:
+    problem = pattern_problem(str(m.values[0]))
+    if problem is not None:
+        return f"{m.spec.display}({m.values[0]!r}) cannot be used: {problem}"  # the problem says what to change
+    return None
+
+
+def _string_length_valid(m: Marker) -> str | None:
+    longest, shortest = m.values
+    if isinstance(longest, int) and isinstance(shortest, int) and (longest < 0 or shortest > longest):
+        return f"{m.spec.display}({longest}, min_length={shortest}) needs 0 <= min_length <= max; fix the bounds"
+    return None
+
+
+def _sizes_valid(m: Marker) -> str | None:
+    if any(isinstance(v, int) and v < 0 for v in m.values):
+        return f"{m.spec.display} needs lengths of 0 or more; fix the bounds"
+    return None
+
+
+def _sizes_in_order(m: Marker) -> str | None:
+    problem = _sizes_valid(m)
+    if problem is not None:
+        return problem
+    lo, hi = m.values
+    if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
+        return f"{m.spec.display}({lo}, {hi}) has its minimum above its maximum; swap the bounds"
+    return None
+
+
+_AT = "annotated_types"
+
+#: The marker table, in the contract's order of the Annotations table.
+TABLE: tuple[MarkerSpec, ...] = (
+    MarkerSpec("Description", (ann.Description,), (Param("text"),), "any", _description),
+    MarkerSpec(
+        "Doc",
+        ("typing_extensions.Doc", "typing.Doc"),
+        (Param("documentation"),),
+        "any",
+        _description,
+        description_rank=1,
+    ),
+    MarkerSpec("Range", (ann.Range,), (Param("min", None), Param("max", None)), "numbers", _range, _bounds_in_order),
+    MarkerSpec(
+        "StringLength",
+        (ann.StringLength,),
+        (Param("max"), Param("min_length", 0)),
+        "strings",
+        _string_length,
+        _string_length_valid,
+    ),
+    MarkerSpec("MinLength", (ann.MinLength,), (Param("n"),), "strings and arrays", _min_length, _sizes_valid),
+    MarkerSpec("MaxLength", (ann.MaxLength,), (Param("n"),), "strings and arrays", _max_length, _sizes_valid),
+    MarkerSpec("Length", (ann.Length,), (Param("min"), Param("max")), "strings and arrays", _length, _sizes_in_order),
+    MarkerSpec("Pattern", (ann.Pattern,), (Param("pattern"),), "strings", _pattern, _pattern_readable),
+    MarkerSpec("Email", (ann.Email,), (), "strings", _email),
+    MarkerSpec("Url", (ann.Url,), (), "strings", _url),
+    MarkerSpec("JsonName", (ann.JsonName,), (Param("name"),), "record fields", _json_name),
+    MarkerSpec("Discriminator", (ann.Discriminator,), (Param("field"),), "record unions", _discriminator),
+    MarkerSpec("Range", (f"{_AT}.Ge",), (Param("ge"),), "numbers", _ge),
+    MarkerSpec("Range", (f"{_AT}.Le",), (Param("le"),), "numbers", _le),
+    MarkerSpec(
+        "Range",
+        (f"{_AT}.Interval",),
+        (Param("gt", None), Param("ge", None), Param("lt", None), Param("le", None)),
+        "numbers",
+        _interval,
+        _bounds_in_order,
+    ),
+    MarkerSpec("MinLength", (f"{_AT}.MinLen",), (Param("min_length"),), "strings and arrays", _min_length, _sizes_valid),
+    MarkerSpec("MaxLength", (f"{_AT}.MaxLen",), (Param("max_length"),), "strings and arrays", _max_length, _sizes_valid),
+    MarkerSpec(
+        "Length",
+        (f"{_AT}.Len",),
+        (Param("min_length", 0), Param("max_length", None)),
+        "strings and arrays",
+        _length,
+        _sizes_in_order,
+    ),
+)
+
+_BY_NAME: dict[str, MarkerSpec] = {name: spec for spec in TABLE for name in spec.static_names}
+#: onellm's own classes, read in subclasses too (as ``isinstance`` reads them).
+_CLASSES: tuple[tuple[type, MarkerSpec], ...] = tuple(
+    (r, spec) for spec in TABLE for r in spec.runtime if not isinstance(r, str)
+)
+
+
+def spec_for_call(fullname: str) -> MarkerSpec | None:
+    """The row of a marker class, by the full name a call resolves to (None: not a marker)."""
+    return _BY_NAME.get(fullname)
+
+
+def _spec_for_class(cls: type) -> MarkerSpec | None:
+    for base, spec in _CLASSES:
+        if issubclass(cls, base):
+            return spec
+    return _BY_NAME.get(f"{cls.__module__}.{cls.__qualname__}")
+
+
+#: Each metadata class met, with its row (None: not a marker). Bounded.
+_BY_CLASS: dict[type, MarkerSpec | None] = {}
+_BY_CLASS_MAX = 1024
+
+
+def read_object(meta: object) -> Marker | None:
+    """The marker an ``Annotated`` metadata object is, read through its row; None for
+    metadata that is not a marker, or sets nothing onellm reads."""
+    cls = type(meta)
+    try:
+        spec = _BY_CLASS[cls]
+    except KeyError:
+        spec = _spec_for_class(cls)
+        if len(_BY_CLASS) >= _BY_CLASS_MAX:
+            _BY_CLASS.clear()
+        _BY_CLASS[cls] = spec
+    if spec is None:
+        return None
+    return spec.reading(tuple(getattr(meta, p.name, None) for p in spec.signature))
+
+
+# -- what a marker fits
+
+
+_NUMBERS = frozenset({ScalarKind.INT, ScalarKind.FLOAT, ScalarKind.DECIMAL})
+_STRINGS = frozenset({ScalarKind.STR, ScalarKind.CHAR})
+
+
+def _is_string(target: TypeNode) -> bool:
+    return isinstance(target, Scalar) and target.kind in _STRINGS
+
+
+def _is_array(target: TypeNode) -> bool:
+    return isinstance(target, ArrayType) or (isinstance(target, JsonType) and target.kind == "array")
+
+
+def _is_record_union(target: TypeNode) -> bool:
+    return isinstance(target, UnionType) and rules.record_members(target) is not None
+
+
+_FITS: dict[Fits, Callable[[TypeNode], bool]] = {
+    "any": lambda target: True,
+    "numbers": lambda target: isinstance(target, Scalar) and target.kind in _NUMBERS,
+    "strings": _is_string,
+    "strings and arrays": lambda target: _is_string(target) or _is_array(target),
+    "record fields": lambda target: True,
+    "record unions": _is_record_union,
+}
+
+
+def fits(spec: MarkerSpec, target: TypeNode) -> bool:
+    """Whether the marker applies to ``target`` (the type under its wrappers)."""
+    return _FITS[spec.fits](target)
+
+
+# -- merging
+
+
+def merged(markers: tuple[Marker, ...]) -> Constraints:
+    """What the markers of one ``Annotated`` set together: for each field, the last marker
+    that sets it wins, but a description goes by its row's rank first."""
+    if len(markers) == 1:
+        return markers[0].constraints
+    minimum = maximum = None
+    min_length = max_length = None
+    pattern = form = description = json_name = discriminator = None
+    rank = 0
+    for m in markers:
+        c = m.constraints
+        if c.minimum is not None:
+            minimum = c.minimum
+        if c.maximum is not None:
+            maximum = c.maximum
+        if c.min_length is not None:
+            min_length = c.min_length
+        if c.max_length is not None:
+            max_length = c.max_length
+        if c.pattern is not None:
+            pattern = c.pattern
+        if c.format is not None:
+            form = c.format
+        if c.description is not None and (description is None or m.spec.description_rank <= rank):
+            description, rank = c.description, m.spec.description_rank
+        if c.json_name is not None:
+            json_name = c.json_name
+        if c.discriminator is not None:
+            discriminator = c.discriminator
+    return Constraints(minimum, maximum, min_length, max_length, pattern, form, description, json_name, discriminator)
+
+
+def _over(inner: Constraints, outer: Constraints) -> Constraints:
+    """``outer``'s fields where it sets them, else ``inner``'s (an outer layer wins)."""
+    if inner is NO_CONSTRAINTS:
+        return outer
+    return Constraints(
+        outer.minimum if outer.minimum is not None else inner.minimum,
+        outer.maximum if outer.maximum is not None else inner.maximum,
+        outer.min_length if outer.min_length is not None else inner.min_length,
+        outer.max_length if outer.max_length is not None else inner.max_length,
+        outer.pattern if outer.pattern is not None else inner.pattern,
+        outer.format if outer.format is not None else inner.format,
+        outer.description if outer.description is not None else inner.description,
+        outer.json_name if outer.json_name is not None else inner.json_name,
+        outer.discriminator if outer.discriminator is not None else inner.discriminator,
+    )
+
+
+def constraints_of(node: TypeNode) -> Constraints:
+    """What the markers on the outer wrappers of ``node`` (``Annotated`` through
+    ``Nullable``) set, as the schema writer writes them: each ``Annotated`` over the ones
+    inside it. A sized integer's or ``Char``'s own bounds are the scalar's, not in here."""
+    layers: list[tuple[Marker, ...]] = []
+    while isinstance(node, (Annotated, Nullable)):
+        if isinstance(node, Annotated):
+            layers.append(node.markers)
+        node = node.inner
+    out = NO_CONSTRAINTS
+    for layer in reversed(layers):
+        out = _over(out, merged(layer))
+    return out
