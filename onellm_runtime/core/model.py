@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 import sys
 from dataclasses import MISSING, dataclass, field, fields
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ItemsView, TypeVar
 from typing import Literal as L
 from typing import Union
 
@@ -257,6 +257,11 @@ class Constraints:
     description: str | None = None
     json_name: str | None = None
     discriminator: str | None = None
+
+    def items(self) -> ItemsView[str, object]:
+        """The fields set, by name, in field order: a node stores only the fields that are
+        not at their default (see ``_quick``), so this is the instance's own dictionary."""
+        return self.__dict__.items()
 
 
 @_quick

@@ -97,25 +97,33 @@ def _nullable(frag: Schema) -> Schema:
     return frag
 
 
+#: Each constraint's keyword on a string or number, and on an array.
+_KEYWORDS: dict[str, tuple[str, str]] = {
+    "minimum": ("minimum", "minimum"),
+    "maximum": ("maximum", "maximum"),
+    "min_length": ("minLength", "minItems"),
+    "max_length": ("maxLength", "maxItems"),
+    "pattern": ("pattern", "pattern"),
+    "format": ("format", "format"),
+}
+
+
 def _apply(frag: Schema, layer: tuple[Marker, ...]) -> Schema:
-    """``frag`` with what one ``Annotated``'s markers set written over it, in keyword order."""
-    c = markers.merged(layer)
-    if c.minimum is not None:
-        frag["minimum"] = c.minimum
-    if c.maximum is not None:
-        frag["maximum"] = c.maximum
-    if c.min_length is not None or c.max_length is not None:
-        is_array = frag.get("type") == "array"
-        if c.min_length is not None:
-            frag["minItems" if is_array else "minLength"] = c.min_length
-        if c.max_length is not None:
-            frag["maxItems" if is_array else "maxLength"] = c.max_length
-    if c.pattern is not None:
-        frag["pattern"] = c.pattern
-    if c.format is not None:
-        frag["format"] = c.format
-    if c.description is not None:
-        frag["description"] = c.description
+    """``frag`` with what one ``Annotated``'s markers set written over it, in keyword order
+    (as ``markers.merged`` merges them: the last marker setting a keyword wins, a
+    description goes by its row's rank first)."""
+    is_array = frag.get("type") == "array"
+    description: str | None = None
+    rank = 0
+    for m in layer:
+        for name, value in m.constraints.items():
+            keyword = _KEYWORDS.get(name)
+            if keyword is not None:
+                frag[keyword[is_array]] = value
+            elif name == "description" and (description is None or m.spec.description_rank <= rank):
+                description, rank = cast(str, value), m.spec.description_rank
+    if description is not None:
+        frag["description"] = description
     return _ordered(frag)
 
 
@@ -128,11 +136,15 @@ def fragment(node: TypeNode, naming: str | None) -> Schema:
             frag["maximum"] = node.maximum
         return frag
     if isinstance(node, Annotated):
-        disc = rules.discriminator(node)
         inner = node.inner
-        if isinstance(inner, Nullable):
-            return _nullable(_apply(_fragment_with(inner.inner, naming, disc), node.markers))
-        return _apply(_fragment_with(inner, naming, disc), node.markers)
+        nullable = isinstance(inner, Nullable)
+        base = inner.inner if isinstance(inner, Nullable) else inner
+        if isinstance(base, UnionType):
+            frag = _union(base, naming, rules.discriminator(node))
+        else:
+            frag = fragment(base, naming)
+        frag = _apply(frag, node.markers)
+        return _nullable(frag) if nullable else frag
     if isinstance(node, Nullable):
         return _nullable(fragment(node.inner, naming))
     if isinstance(node, EnumType):
@@ -153,12 +165,6 @@ def fragment(node: TypeNode, naming: str | None) -> Schema:
     if isinstance(node, UnionType):
         return _union(node, naming, None)
     raise TypeError(f"no schema for {node!r}; check the tool with diagnostics.check_tool first")
-
-
-def _fragment_with(node: TypeNode, naming: str | None, disc: str | None) -> Schema:
-    if isinstance(node, UnionType):
-        return _union(node, naming, disc)
-    return fragment(node, naming)
 
 
 def _union(node: UnionType, naming: str | None, explicit: str | None) -> Schema:
