@@ -10,7 +10,7 @@ from __future__ import annotations
 import marshal
 from typing import Any, cast
 
-from . import markers, rules
+from . import rules
 from .model import (
     Annotated,
     ArrayType,
