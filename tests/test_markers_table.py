@@ -10,9 +10,10 @@ import ast
 import dataclasses
 import importlib
 import inspect
+import json
 import sys
 from pathlib import Path
-from typing import Annotated, get_args
+from typing import Annotated, Optional, get_args
 
 import annotated_types as at
 import pytest
@@ -33,7 +34,7 @@ from onellm_runtime import (
     Tool,
     Url,
 )
-from onellm_runtime.core import markers
+from onellm_runtime.core import markers, schema
 from onellm_runtime.core.markers import REQUIRED, TABLE, MarkerSpec
 from onellm_runtime.core.model import (
     Annotated as AnnotatedNode,
@@ -45,9 +46,12 @@ from onellm_runtime.core.model import (
     Marker,
     Nullable,
     Record,
+    Scalar,
+    ScalarKind,
     TypeNode,
     UnionType,
 )
+from onellm_runtime.front import typing_front
 from onellm_mypy import source
 
 CORPUS = Path(__file__).resolve().parent.parent / "test-data"
@@ -265,3 +269,25 @@ def test_markers_are_frozen_values_compared_by_row_and_arguments() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         a.constraints.minimum = 2  # type: ignore[misc]
 
+
+
+_KEYWORDS = {"minimum": "minimum", "maximum": "maximum", "minLength": "min_length", "maxLength": "max_length"}
+
+
+@pytest.mark.parametrize("node", [Scalar(kind) for kind in ScalarKind] + [Scalar(ScalarKind.INT, -128, 127, "Int8")], ids=repr)
+def test_a_scalars_own_bounds_are_those_its_fragment_writes(node: Scalar) -> None:
+    """The binder enforces ``scalar_constraints``; the schema writes the fragment: they agree."""
+    written = {_KEYWORDS[k]: v for k, v in schema.fragment(node, None).items() if k in _KEYWORDS}
+    c = markers.scalar_constraints(node)
+    assert written == {k: v for k, v in c.items()}
+
+
+def test_the_binder_enforces_the_bounds_of_every_layer_as_the_schema_writes_them() -> None:
+    """Inner layers first, each ``Annotated`` over the ones inside it; a sized integer's range under all."""
+    from onellm_runtime import Int8
+
+    node = typing_front.lower_type(Annotated[Optional[Annotated[Int8, Range(min=0)]], Range(max=9), at.Ge(2)])
+    assert json.dumps(schema.fragment(node, None)) == '{"type": ["integer", "null"], "minimum": 2, "maximum": 9}'
+    assert markers.constraints_of(node) == Constraints(minimum=2, maximum=9)
+    inner = typing_front.lower_type(Annotated[Int8, Range(min=0)])
+    assert markers.constraints_of(inner) == Constraints(minimum=0, maximum=127)

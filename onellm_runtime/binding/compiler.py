@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from ..core import formats, rules, schema
+from ..core import formats, markers, rules
 from ..core.model import (
     Annotated,
     ArrayType,
+    Constraints,
     EnumType,
     JsonType,
     LiteralType,
@@ -47,7 +48,6 @@ def _nullable(node: TypeNode) -> bool:
     return False
 
 
-
 def _int_or_none(value: object) -> int | None:
     return value if isinstance(value, int) else None
 
@@ -67,8 +67,7 @@ class Compiler:
     def _base(self, node: TypeNode, base: TypeNode, nullable: bool) -> Check:
         or_null = " or null" if nullable else ""
         if isinstance(base, Scalar):
-            frag = schema.fragment(node, self.naming)
-            return self._scalar(base, frag, or_null)
+            return self._scalar(base, markers.constraints_of(node), or_null)
         if isinstance(base, EnumType):
             return enum_check(base, nullable)
         if isinstance(base, LiteralType):
@@ -77,33 +76,31 @@ class Compiler:
             literal = rules.merged_literal(base)
             if literal is not None:
                 return literal_check(literal, nullable)
-            disc = rules.marker(node, "discriminator")
-            return self._union(base, None if disc is None else str(disc.args[0]), nullable)
+            return self._union(base, rules.discriminator(node), nullable)
         if isinstance(base, ArrayType):
-            frag = schema.fragment(node, self.naming)
+            c = markers.constraints_of(node)
             item = self.node(base.item)
             bulk = None if rules.strip(base.item) is not base.item else self._bulk(base.item)
             return array_check(
                 item,
                 base.kind,
-                _int_or_none(frag.get("minItems")),
-                _int_or_none(frag.get("maxItems")),
+                _int_or_none(c.min_length),
+                _int_or_none(c.max_length),
                 "an array" + or_null,
                 bulk,
             )
         if isinstance(base, MapType):
             return map_check(self.node(base.value), "an object" + or_null)
         if isinstance(base, JsonType):
-            frag = schema.fragment(node, self.naming)
-            lo, hi = _int_or_none(frag.get("minItems")), _int_or_none(frag.get("maxItems"))
-            return json_check(base.kind, lo, hi, nullable)
+            c = markers.constraints_of(node)
+            return json_check(base.kind, _int_or_none(c.min_length), _int_or_none(c.max_length), nullable)
         if isinstance(base, Record):
             return record_check(self._body(base, None), "an object" + or_null)
         raise TypeError(f"no binder for {base!r}; check the tool with diagnostics.check_tool first")
 
-    def _scalar(self, base: Scalar, frag: dict[str, Any], or_null: str) -> Check:
+    def _scalar(self, base: Scalar, c: Constraints, or_null: str) -> Check:
         kind = base.kind
-        lo, hi = frag.get("minimum"), frag.get("maximum")
+        lo, hi = c.minimum, c.maximum
         if kind == ScalarKind.BOOL:
             return bool_check("a boolean" + or_null)
         if kind == ScalarKind.INT:
@@ -114,13 +111,12 @@ class Compiler:
             self.uses_decimal = True
             return decimal_check(lo, hi, "a number" + or_null)
         if kind in (ScalarKind.STR, ScalarKind.CHAR):
-            fmt = frag.get("format")
             return string_check(
                 "a string" + or_null,
-                _int_or_none(frag.get("minLength")),
-                _int_or_none(frag.get("maxLength")),
-                frag.get("pattern"),
-                fmt if fmt in ("email", "uri") else None,
+                _int_or_none(c.min_length),
+                _int_or_none(c.max_length),
+                c.pattern,
+                c.format if c.format in ("email", "uri") else None,
             )
         reader, form = READERS[kind]
         return parsed_check("a string" + or_null, reader, formats.FORMAT_HINTS[form])
@@ -128,12 +124,12 @@ class Compiler:
     def _bulk(self, item: TypeNode) -> Bulk | None:
         if not isinstance(item, Scalar):
             return None
-        frag = schema.fragment(item, self.naming)
         kind = {ScalarKind.STR: "str", ScalarKind.INT: "int", ScalarKind.FLOAT: "float", ScalarKind.BOOL: "bool"}
         name = kind.get(item.kind)
         if name is None:
             return None
-        return bulk_for(name, frag.get("minimum"), frag.get("maximum"))
+        c = markers.scalar_constraints(item)
+        return bulk_for(name, c.minimum, c.maximum)
 
     def _fields(self, record: Record, tag: tuple[str, str] | None) -> list[Field]:
         out: list[Field] = []
@@ -147,22 +143,18 @@ class Compiler:
         """How a generated fast path may check a value of ``node`` inline (see ``codegen._inline``)."""
         base = rules.strip(node)
         if isinstance(base, Scalar):
-            frag = schema.fragment(node, self.naming)
+            c = markers.constraints_of(node)
             if base.kind == ScalarKind.STR:
-                plain = not any(k in frag for k in ("minLength", "maxLength", "pattern", "format"))
+                plain = c.min_length is None and c.max_length is None and c.pattern is None and c.format is None
                 return ("str",) if plain else ("call",)
             if base.kind in (ScalarKind.INT, ScalarKind.FLOAT):
-                return (base.kind.value, frag.get("minimum"), frag.get("maximum"))
+                return (base.kind.value, c.minimum, c.maximum)
             if base.kind == ScalarKind.BOOL:
                 return ("bool",)
-        if (
-            isinstance(base, ArrayType)
-            and base.kind in ("list", "tuple")
-            and isinstance(base.item, Scalar)
-            and not any(k in schema.fragment(node, self.naming) for k in ("minItems", "maxItems"))
-        ):
+        if isinstance(base, ArrayType) and base.kind in ("list", "tuple") and isinstance(base.item, Scalar):
+            c = markers.constraints_of(node)
             item = self._spec(base.item)
-            if item[0] in ("str", "int", "float", "bool"):
+            if c.min_length is None and c.max_length is None and item[0] in ("str", "int", "float", "bool"):
                 bounds = item[1:3] if item[0] in ("int", "float") else (None, None)
                 return ("list", item[0], bounds[0], bounds[1], base.kind)
         if isinstance(base, EnumType) and base.origin is not None:

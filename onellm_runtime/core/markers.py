@@ -45,6 +45,7 @@ __all__ = [
     "spec_for_call",
     "fits",
     "merged",
+    "scalar_constraints",
     "constraints_of",
 ]
 
@@ -430,16 +431,29 @@ def _over(inner: Constraints, outer: Constraints) -> Constraints:
     )
 
 
+def scalar_constraints(node: Scalar) -> Constraints:
+    """The bounds a scalar type has of its own (a sized integer's range, a ``Char``'s one
+    code point), as its schema fragment writes them."""
+    if node.minimum is not None:
+        return Constraints(minimum=node.minimum, maximum=node.maximum)
+    if node.kind == ScalarKind.CHAR:
+        return _CHAR
+    return NO_CONSTRAINTS
+
+
+_CHAR = Constraints(min_length=1, max_length=1)
+
+
 def constraints_of(node: TypeNode) -> Constraints:
-    """What the markers on the outer wrappers of ``node`` (``Annotated`` through
-    ``Nullable``) set, as the schema writer writes them: each ``Annotated`` over the ones
-    inside it. A sized integer's or ``Char``'s own bounds are the scalar's, not in here."""
+    """Every bound on ``node`` as its schema writes it, for the binder to enforce: a
+    scalar's own (``scalar_constraints``), then what the markers on each ``Annotated``
+    around it set, each layer over the ones inside it (through ``Nullable``)."""
     layers: list[tuple[Marker, ...]] = []
     while isinstance(node, (Annotated, Nullable)):
         if isinstance(node, Annotated):
             layers.append(node.markers)
         node = node.inner
-    out = NO_CONSTRAINTS
+    out = scalar_constraints(node) if isinstance(node, Scalar) else NO_CONSTRAINTS
     for layer in reversed(layers):
         out = _over(out, merged(layer))
     return out

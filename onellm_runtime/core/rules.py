@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, NamedTuple
+from typing import Callable
 from typing import Literal as L
 
 from . import docstrings
@@ -48,7 +48,6 @@ __all__ = [
     "strip",
     "markers_of",
     "discriminator",
-    "marker",
     "wire_name",
     "contains_self_reference",
     "literal_json_type",
@@ -151,17 +150,6 @@ def discriminator(node: TypeNode) -> str | None:
         if m.constraints.discriminator is not None:
             found = m.constraints.discriminator
     return found
-
-
-class _Legacy(NamedTuple):
-    args: tuple[str]
-
-
-def marker(node: TypeNode, kind: str) -> _Legacy | None:
-    """The binder's old reading of a discriminator (until it calls ``discriminator``)."""
-    assert kind == "discriminator"
-    found = discriminator(node)
-    return None if found is None else _Legacy((found,))
 
 
 def wire_name(f: RecordField, naming: str | None) -> str:
