@@ -291,3 +291,12 @@ def test_the_binder_enforces_the_bounds_of_every_layer_as_the_schema_writes_them
     assert markers.constraints_of(node) == Constraints(minimum=2, maximum=9)
     inner = typing_front.lower_type(Annotated[Int8, Range(min=0)])
     assert markers.constraints_of(inner) == Constraints(minimum=0, maximum=127)
+
+
+def test_a_copied_marker_keeps_its_row() -> None:
+    import copy
+    import pickle
+
+    m = markers.read_object(Range(1, 5))
+    assert m is not None
+    assert copy.deepcopy(m).spec is m.spec and pickle.loads(pickle.dumps(m)) == m

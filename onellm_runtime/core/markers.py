@@ -112,6 +112,12 @@ class MarkerSpec:
     def __post_init__(self) -> None:
         object.__setattr__(self, "values_of", _attributes(tuple(p.name for p in self.signature)))
 
+    def __repr__(self) -> str:
+        return f"MarkerSpec({self.static_names[0]!r})"
+
+    def __reduce__(self) -> tuple[Callable[[int], MarkerSpec], tuple[int]]:
+        return (_row, (TABLE.index(self),))  # a copy is the row itself: rows compare by identity
+
     @property
     def static_names(self) -> tuple[str, ...]:
         """The full names the static side resolves a call of this marker to."""
@@ -250,7 +256,9 @@ def _sizes_in_order(m: Marker) -> str | None:
 
 _AT = "annotated_types"
 
-#: The marker table, in the contract's order of the Annotations table.
+#: The marker table, in the contract's order of the Annotations table. Columns: the name in
+#: messages, the classes read, the constructor's signature, the types it fits, the reader,
+#: the check of its values (then any keyword: ``fix``, ``description_rank``).
 TABLE: tuple[MarkerSpec, ...] = (
     MarkerSpec("Description", (ann.Description,), (Param("text"),), "any", _description),
     MarkerSpec(
@@ -299,6 +307,11 @@ TABLE: tuple[MarkerSpec, ...] = (
         _sizes_in_order,
     ),
 )
+
+
+def _row(index: int) -> MarkerSpec:
+    return TABLE[index]
+
 
 _BY_NAME: dict[str, MarkerSpec] = {name: spec for spec in TABLE for name in spec.static_names}
 #: onellm's own classes, read in subclasses too (as ``isinstance`` reads them).
