@@ -20,6 +20,7 @@ import pytest
 import typing_extensions
 from schema_support import refusal, tool_with
 
+from onellm_mypy import source
 from onellm_runtime import (
     Description,
     Discriminator,
@@ -52,7 +53,6 @@ from onellm_runtime.core.model import (
     UnionType,
 )
 from onellm_runtime.front import typing_front
-from onellm_mypy import source
 
 CORPUS = Path(__file__).resolve().parent.parent / "test-data"
 sys.path.insert(0, str(CORPUS))
@@ -111,7 +111,7 @@ def _static_name(obj: object) -> str:
 
 
 def _runtime_reading(text: str) -> tuple[str, Marker | None]:
-    obj = eval(text, NAMESPACE)  # noqa: S307  (the table's own call texts)
+    obj = eval(text, NAMESPACE)
     return _static_name(obj), markers.read_object(obj)
 
 

@@ -13,13 +13,13 @@ row, so adding a marker is adding a row here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Callable, Literal, Union, cast
+from typing import Literal, cast
 
 from .. import annotations as ann
 from . import rules
-from .patterns import pattern_problem
 from .model import (
     Annotated,
     ArrayType,
@@ -33,6 +33,7 @@ from .model import (
     TypeNode,
     UnionType,
 )
+from .patterns import pattern_problem
 
 __all__ = [
     "REQUIRED",
@@ -76,7 +77,7 @@ Fits = Literal["any", "numbers", "strings", "strings and arrays", "record fields
 
 #: A row's reader: the arguments in signature order -> what the marker sets, or None when
 #: it sets nothing onellm reads (the marker is then left out, as unknown metadata is).
-Reader = Callable[..., Union[Constraints, None]]
+Reader = Callable[..., Constraints | None]
 
 
 def _no_problem(m: Marker) -> str | None:
@@ -296,8 +297,12 @@ TABLE: tuple[MarkerSpec, ...] = (
         _interval,
         _bounds_in_order,
     ),
-    MarkerSpec("MinLength", (f"{_AT}.MinLen",), (Param("min_length"),), "strings and arrays", _min_length, _sizes_valid),
-    MarkerSpec("MaxLength", (f"{_AT}.MaxLen",), (Param("max_length"),), "strings and arrays", _max_length, _sizes_valid),
+    MarkerSpec(
+        "MinLength", (f"{_AT}.MinLen",), (Param("min_length"),), "strings and arrays", _min_length, _sizes_valid
+    ),
+    MarkerSpec(
+        "MaxLength", (f"{_AT}.MaxLen",), (Param("max_length"),), "strings and arrays", _max_length, _sizes_valid
+    ),
     MarkerSpec(
         "Length",
         (f"{_AT}.Len",),
