@@ -26,7 +26,9 @@ import datetime as dt
 import re
 import sys
 import uuid as uuidlib
-from typing import Optional
+from typing import Callable, Optional, TypeVar
+
+_T = TypeVar("_T")
 
 __all__ = [
     "read_date",
@@ -37,6 +39,9 @@ __all__ = [
     "read_base64",
     "is_email",
     "is_uri",
+    "reader",
+    "IPV4_GRAMMAR",
+    "IPV6_GRAMMAR",
     "write_timedelta",
     "write_base64",
     "FORMAT_HINTS",
@@ -176,9 +181,11 @@ _UNRESERVED_SUB = r"A-Za-z0-9\-._~!$&'()*+,;="
 _PCHAR = f"[{_UNRESERVED_SUB}:@%]"
 _H16 = r"[0-9A-Fa-f]{1,4}"
 _DEC_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9][0-9]|[0-9])"
-_IPV4 = rf"{_DEC_OCTET}(?:\.{_DEC_OCTET}){{3}}"
-_LS32 = rf"(?:{_H16}:{_H16}|{_IPV4})"
-_IPV6 = "|".join(
+#: RFC 3986's IPv4address: four decimal octets, none with a leading zero.
+IPV4_GRAMMAR = rf"{_DEC_OCTET}(?:\.{_DEC_OCTET}){{3}}"
+_LS32 = rf"(?:{_H16}:{_H16}|{IPV4_GRAMMAR})"
+#: RFC 3986's IPv6address: the text forms of RFC 4291 (no zone index).
+IPV6_GRAMMAR = "|".join(
     (
         rf"(?:{_H16}:){{6}}{_LS32}",
         rf"::(?:{_H16}:){{5}}{_LS32}",
@@ -191,7 +198,7 @@ _IPV6 = "|".join(
         rf"(?:(?:{_H16}:){{0,6}}{_H16})?::",
     )
 )
-_IP_LITERAL = rf"\[(?:{_IPV6}|[vV][0-9A-Fa-f]+\.[{_UNRESERVED_SUB}:]+)\]"
+_IP_LITERAL = rf"\[(?:{IPV6_GRAMMAR}|[vV][0-9A-Fa-f]+\.[{_UNRESERVED_SUB}:]+)\]"
 _AUTHORITY = rf"(?:[{_UNRESERVED_SUB}:%]*@)?(?:{_IP_LITERAL}|[{_UNRESERVED_SUB}%]*)(?::[0-9]*)?"
 _URI = re.compile(
     rf"[A-Za-z][A-Za-z0-9+.\-]*:"
@@ -199,6 +206,25 @@ _URI = re.compile(
     rf"(?:\?[{_UNRESERVED_SUB}:@%/?]*)?(?:#[{_UNRESERVED_SUB}:@%/?]*)?"
 )
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def reader(grammar: str, build: Callable[[str], _T]) -> Callable[[str], Optional[_T]]:
+    """A reader of the texts that match ``grammar`` in full, each built into its value by ``build``.
+
+    Like every reader here it returns None for any other text, and for one ``build`` refuses
+    with a ``ValueError``; the grammar is matched first, so ``build`` never widens the form.
+    """
+    match = re.compile(f"(?:{grammar})").fullmatch
+
+    def read(text: str) -> Optional[_T]:
+        if match(text) is None:
+            return None
+        try:
+            return build(text)
+        except ValueError:
+            return None
+
+    return read
 
 
 def is_uri(text: str) -> bool:
