@@ -47,14 +47,9 @@ __all__ = [
     "FORMAT_HINTS",
 ]
 
-#: How each form is described in an error message (what to send instead).
+#: How the formats the markers write (``Email``, ``Url``) are described in an error message (what
+#: to send instead); a scalar type's words are its row's ``hint`` (``core/scalars.py``).
 FORMAT_HINTS = {
-    "date": "a date YYYY-MM-DD",
-    "date-time": "an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z",
-    "time": "a time HH:MM:SS with an optional fraction of 1-6 digits",
-    "timedelta": "a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00",
-    "uuid": "a UUID in the 8-4-4-4-12 hex form",
-    "base64": "standard base64 with padding",
     "email": "an email address like name@example.com",
     "uri": "an absolute URI with a scheme, like https://example.com/path",
 }
