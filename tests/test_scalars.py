@@ -14,6 +14,7 @@ import asyncio
 import datetime as dt
 import importlib
 import importlib.util
+import ipaddress
 import json
 import uuid
 from decimal import Decimal
@@ -57,6 +58,12 @@ TABLE: list[tuple[ScalarKind, object, str, object, str, str, str, str]] = [
      'must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got "1".'),
     (K.BYTES, bytes, '{"type": "string", "contentEncoding": "base64"}', b"onellm", '"b25lbGxt"', "bytes", '"a"',
      'must be standard base64 with padding, got "a".'),
+    (K.IPV4, ipaddress.IPv4Address, '{"type": "string", "format": "ipv4"}', ipaddress.IPv4Address("192.0.2.1"),
+     '"192.0.2.1"', "IPv4Address", '"192.0.2.01"',
+     'must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got "192.0.2.01".'),
+    (K.IPV6, ipaddress.IPv6Address, '{"type": "string", "format": "ipv6"}', ipaddress.IPv6Address("2001:db8::1"),
+     '"2001:db8::1"', "IPv6Address", '"fe80::1%eth0"',
+     'must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got "fe80::1%eth0".'),
 ]  # fmt: skip
 
 IDS = [row[0].value for row in TABLE]
@@ -183,3 +190,26 @@ def test_the_lookups_cover_the_rows_and_nothing_else() -> None:
     assert sorted(BY_FORM.values(), key=id) == sorted((k.row for k in ScalarKind if k.row.read is not None), key=id)
     assert scalars.TIMEDELTA_PATTERN == K.TIMEDELTA.row.fragment["pattern"]
 
+
+
+IP_ADAPTERS = [
+    (ipaddress.IPv4Address, '{"type": "string", "format": "ipv4"}',
+     '{"type": "string", "description": "An IPv4 address, four decimal octets like 192.0.2.1."}'),
+    (ipaddress.IPv6Address, '{"type": "string", "format": "ipv6"}',
+     '{"type": "string", "description": "An IPv6 address in an RFC 4291 text form like 2001:db8::1."}'),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("annotation", "kept", "said"), IP_ADAPTERS, ids=["ipv4", "ipv6"])
+def test_ip_address_formats_are_kept_by_openai_and_anthropic_and_said_for_gemini(
+    annotation: object, kept: str, said: str
+) -> None:
+    written = {adapter: json.dumps(prop) for adapter, prop in _schemas(tool_with(annotation)).items()}
+    assert written == {
+        "openai responses": kept,
+        "openai chat": kept,
+        "anthropic strict": kept,
+        "gemini json_schema": said,
+        "gemini openapi": kept.replace('"string"', '"STRING"'),  # the Schema object's upper-case types
+        "mcp": kept,
+    }

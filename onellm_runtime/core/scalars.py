@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import enum
+import ipaddress
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -211,6 +212,24 @@ class ScalarKind(str, enum.Enum):
         formats.write_base64,
         hint="standard base64 with padding",
         note="Base64-encoded bytes.",
+    )
+    IPV4 = ScalarType(
+        "ipv4",
+        ipaddress.IPv4Address,
+        {"type": "string", "format": "ipv4"},
+        formats.reader(formats.IPV4_GRAMMAR, ipaddress.IPv4Address),
+        str,
+        hint="an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1",
+        note="An IPv4 address, four decimal octets like 192.0.2.1.",
+    )
+    IPV6 = ScalarType(
+        "ipv6",
+        ipaddress.IPv6Address,
+        {"type": "string", "format": "ipv6"},
+        formats.reader(formats.IPV6_GRAMMAR, ipaddress.IPv6Address),
+        str,
+        hint="an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1",
+        note="An IPv6 address in an RFC 4291 text form like 2001:db8::1.",
     )
 
 
