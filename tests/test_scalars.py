@@ -19,7 +19,7 @@ import json
 import uuid
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from schema_support import fragment, tool_with

@@ -26,7 +26,8 @@ import datetime as dt
 import re
 import sys
 import uuid as uuidlib
-from typing import Callable, Optional, TypeVar
+from collections.abc import Callable
+from typing import Optional, TypeVar
 
 _T = TypeVar("_T")
 
@@ -203,7 +204,7 @@ _URI = re.compile(
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
-def reader(grammar: str, build: Callable[[str], _T]) -> Callable[[str], Optional[_T]]:
+def reader(grammar: str, build: Callable[[str], _T]) -> Callable[[str], _T | None]:
     """A reader of the texts that match ``grammar`` in full, each built into its value by ``build``.
 
     Like every reader here it returns None for any other text, and for one ``build`` refuses
@@ -211,7 +212,7 @@ def reader(grammar: str, build: Callable[[str], _T]) -> Callable[[str], Optional
     """
     match = re.compile(f"(?:{grammar})").fullmatch
 
-    def read(text: str) -> Optional[_T]:
+    def read(text: str) -> _T | None:
         if match(text) is None:
             return None
         try:

@@ -19,8 +19,9 @@ import decimal
 import enum
 import ipaddress
 import uuid
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from . import formats
 

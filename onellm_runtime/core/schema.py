@@ -11,7 +11,6 @@ import marshal
 from typing import Any, cast
 
 from . import rules
-from .scalars import TIMEDELTA_PATTERN
 from .model import (
     Annotated,
     ArrayType,
@@ -29,6 +28,7 @@ from .model import (
     TypeNode,
     UnionType,
 )
+from .scalars import TIMEDELTA_PATTERN
 
 __all__ = ["KEYWORD_ORDER", "TIMEDELTA_PATTERN", "fragment", "input_schema", "output_schema", "record_schema"]
 

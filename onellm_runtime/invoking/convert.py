@@ -24,8 +24,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from ..core import formats, rules
-from ..core.scalars import Unwritable
-from ..core.scalars import write_same as _SAME
 from ..core.model import (
     ArrayType,
     EnumType,
@@ -40,6 +38,8 @@ from ..core.model import (
     TypeNode,
     UnionType,
 )
+from ..core.scalars import Unwritable
+from ..core.scalars import write_same as _SAME
 from ..results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult
 from .jsoncheck import problem
 

@@ -144,7 +144,9 @@ def sentences(node: Schema, keys: Collection[str]) -> list[str]:
         out.append(said)
     if "pattern" in keys and "pattern" in node:
         out.append(_pattern(node["pattern"]))
-    said = _form("contentEncoding", node["contentEncoding"]) if "contentEncoding" in keys and "contentEncoding" in node else None
+    said = None
+    if "contentEncoding" in keys and "contentEncoding" in node:
+        said = _form("contentEncoding", node["contentEncoding"])
     if said:
         out.append(said)
     said = _bounds(*take("minItems", "maxItems"), unit="item")
