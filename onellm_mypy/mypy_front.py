@@ -63,6 +63,7 @@ from mypy.types import (
 )
 
 from onellm_runtime.core import rules
+from onellm_runtime.core.scalars import BY_FULLNAME
 from onellm_runtime.core.model import (
     MAX_RECORD_DEPTH,
     NO_DEFAULT,
@@ -80,7 +81,6 @@ from onellm_runtime.core.model import (
     Record,
     RecordField,
     Scalar,
-    ScalarKind,
     SelfReference,
     TypeNode,
     TypeVarRef,
@@ -122,20 +122,6 @@ _PARTS = frozenset(
     f"onellm_runtime.results.{name}" for name in ("TextPart", "JsonPart", "ImagePart", "FilePart", "ToolResult")
 )
 
-_SCALARS: dict[str, ScalarKind] = {
-    "builtins.bool": ScalarKind.BOOL,
-    "builtins.int": ScalarKind.INT,
-    "builtins.float": ScalarKind.FLOAT,
-    "decimal.Decimal": ScalarKind.DECIMAL,
-    "_decimal.Decimal": ScalarKind.DECIMAL,  # where mypy's bundled typeshed (before 1.14) defines it
-    "builtins.str": ScalarKind.STR,
-    "uuid.UUID": ScalarKind.UUID,
-    "datetime.datetime": ScalarKind.DATETIME,
-    "datetime.date": ScalarKind.DATE,
-    "datetime.time": ScalarKind.TIME,
-    "datetime.timedelta": ScalarKind.TIMEDELTA,
-    "builtins.bytes": ScalarKind.BYTES,
-}
 _LISTS = frozenset(
     {"builtins.list", "typing.Sequence", "typing.MutableSequence", "typing.Iterable", "typing.Collection"}
 )
@@ -851,8 +837,8 @@ class Lowering:
             return Unsupported("any")
         if isinstance(f, FClass) and f.fullname == "builtins.object":
             return Unsupported("object")
-        if isinstance(f, FClass) and f.fullname in _SCALARS:
-            return Scalar(_SCALARS[f.fullname])
+        if isinstance(f, FClass) and f.fullname in BY_FULLNAME:  # the rows of core.scalars
+            return Scalar(BY_FULLNAME[f.fullname])
         if isinstance(f, FTypeVar):
             if f.fullname in self.subst:
                 return self.lower(self.subst[f.fullname])

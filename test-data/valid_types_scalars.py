@@ -5,8 +5,10 @@ Annotations are evaluated eagerly (no ``from __future__ import annotations``).
 
 import datetime
 import decimal
+import ipaddress
 import uuid
 from datetime import date, time, timedelta
+from ipaddress import IPv6Address
 
 from onellm_runtime import (
     Char,
@@ -36,6 +38,8 @@ def scalars(
     clock: time,
     span: timedelta,
     blob: bytes,
+    host: ipaddress.IPv4Address,
+    peer: IPv6Address,
 ) -> str:
     """Every scalar row."""
     return text
@@ -109,3 +113,13 @@ def returns_timedelta() -> timedelta:
 @tool
 def returns_bytes() -> bytes:
     return b"x"
+
+
+@tool
+def returns_ipv4() -> ipaddress.IPv4Address:
+    return ipaddress.IPv4Address("192.0.2.1")
+
+
+@tool
+def returns_ipv6() -> IPv6Address:
+    return IPv6Address("2001:db8::1")

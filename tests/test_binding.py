@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import ipaddress
 import json
 import typing
 import uuid
@@ -136,6 +137,13 @@ ACCEPTED: list[tuple[str, object, str, object]] = [
     # UUID: upper- and lower-case hex
     ("uuid lower", uuid.UUID, '"12345678-9abc-def0-1234-56789abcdef0"', uuid.UUID("12345678-9abc-def0-1234-56789abcdef0")),
     ("uuid upper", uuid.UUID, '"12345678-9ABC-DEF0-1234-56789ABCDEF0"', uuid.UUID("12345678-9abc-def0-1234-56789abcdef0")),
+    # IPv4: four decimal octets; IPv6: the RFC 4291 text forms (hex in either case, an IPv4 tail)
+    ("ipv4", ipaddress.IPv4Address, '"192.0.2.1"', ipaddress.IPv4Address("192.0.2.1")),
+    ("ipv4 zero and top octets", ipaddress.IPv4Address, '"0.255.0.255"', ipaddress.IPv4Address("0.255.0.255")),
+    ("ipv6 compressed", ipaddress.IPv6Address, '"2001:db8::1"', ipaddress.IPv6Address("2001:db8::1")),
+    ("ipv6 full, upper case", ipaddress.IPv6Address, '"2001:0DB8:0000:0000:0000:0000:0000:0001"', ipaddress.IPv6Address("2001:db8::1")),
+    ("ipv6 unspecified", ipaddress.IPv6Address, '"::"', ipaddress.IPv6Address(0)),
+    ("ipv6 IPv4 tail", ipaddress.IPv6Address, '"::ffff:192.0.2.1"', ipaddress.IPv6Address("::ffff:c000:201")),
     # datetime: RFC 3339 with an offset, aware
     ("datetime Z", dt.datetime, '"2026-07-01T12:30:00Z"', dt.datetime(2026, 7, 1, 12, 30, tzinfo=UTC)),
     (
@@ -299,6 +307,17 @@ REFUSED: list[tuple[str, object, str, str]] = [
     ("uuid no hyphens", uuid.UUID, '"123456789abcdef0123456789abcdef0"', 'Argument \'x\' must be a UUID in the 8-4-4-4-12 hex form, got "123456789abcdef0123456789abcdef0".'),
     ("uuid urn", uuid.UUID, '"urn:uuid:12345678-9abc-def0-1234-56789abcdef0"', 'Argument \'x\' must be a UUID in the 8-4-4-4-12 hex form, got "urn:uuid:12345678-9abc-def0-1234-56789ab...".'),
     ("uuid from number", uuid.UUID, "1", "Argument 'x' must be a string, got integer."),
+    ("ipv4 leading zero", ipaddress.IPv4Address, '"192.0.2.01"', 'Argument \'x\' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got "192.0.2.01".'),
+    ("ipv4 three octets", ipaddress.IPv4Address, '"192.0.2"', 'Argument \'x\' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got "192.0.2".'),
+    ("ipv4 octet over 255", ipaddress.IPv4Address, '"192.0.2.256"', 'Argument \'x\' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got "192.0.2.256".'),
+    ("ipv4 with a port", ipaddress.IPv4Address, '"192.0.2.1:80"', 'Argument \'x\' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got "192.0.2.1:80".'),
+    ("ipv4 given an IPv6 address", ipaddress.IPv4Address, '"::1"', 'Argument \'x\' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got "::1".'),
+    ("ipv6 zone index", ipaddress.IPv6Address, '"fe80::1%eth0"', 'Argument \'x\' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got "fe80::1%eth0".'),
+    ("ipv6 two gaps", ipaddress.IPv6Address, '"1::2::3"', 'Argument \'x\' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got "1::2::3".'),
+    ("ipv6 in brackets", ipaddress.IPv6Address, '"[::1]"', 'Argument \'x\' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got "[::1]".'),
+    ("ipv6 given an IPv4 address", ipaddress.IPv6Address, '"192.0.2.1"', 'Argument \'x\' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got "192.0.2.1".'),
+    ("ipv6 tail with a leading zero", ipaddress.IPv6Address, '"::ffff:192.0.2.01"', 'Argument \'x\' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got "::ffff:192.0.2.01".'),
+    ("ipv4 from number", ipaddress.IPv4Address, "3221225985", "Argument 'x' must be a string, got integer."),
     ("datetime without offset", dt.datetime, '"2026-07-01T12:30:00"', 'Argument \'x\' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got "2026-07-01T12:30:00".'),
     ("datetime with a space", dt.datetime, '"2026-07-01 12:30:00Z"', 'Argument \'x\' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got "2026-07-01 12:30:00Z".'),
     ("datetime day 30 of February", dt.datetime, '"2026-02-30T00:00:00Z"', 'Argument \'x\' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got "2026-02-30T00:00:00Z".'),
@@ -350,6 +369,7 @@ REFUSED: list[tuple[str, object, str, str]] = [
     ("nested list item", list[list[int]], "[[1], [2, 2.5]]", "Argument 'x[1][1]' must be an integer, got 2.5."),
     ("set duplicate", set[str], '["a", "b", "a"]', "Argument 'x[2]' repeats x[0]; the items must be unique."),
     ("set duplicate after binding", frozenset[int], "[1, 1.0]", "Argument 'x[1]' repeats x[0]; the items must be unique."),
+    ("set of IPv6 addresses duplicate by form", set[ipaddress.IPv6Address], '["::1", "0:0:0:0:0:0:0:1"]', "Argument 'x[1]' repeats x[0]; the items must be unique."),
     ("set of uuids duplicate by case", set[uuid.UUID], '["12345678-9abc-def0-1234-56789abcdef0", "12345678-9ABC-DEF0-1234-56789ABCDEF0"]', "Argument 'x[1]' repeats x[0]; the items must be unique."),
     ("dict from array", dict[str, int], "[1]", "Argument 'x' must be an object, got array."),
     ("dict value", dict[str, str], '{"CI": 1}', "Argument 'x.CI' must be a string, got integer."),

@@ -42,7 +42,7 @@ not finite / overflow          ``Argument '<p>' must be a finite number, got a n
 enum / Literal                 ``Argument '<p>' must be one of: Files, Content, Count; got "content" (did you mean "Content"?).``
 string length                  ``Argument '<p>' must be at most 64 characters long, got 70.`` / ``at least`` / ``exactly``
 pattern                        ``Argument '<p>' must match the pattern ^[a-z]+$, got "A1".``
-format                         ``Argument '<p>' must be a date YYYY-MM-DD, got "July 1".`` (see ``formats.FORMAT_HINTS``)
+format                         ``Argument '<p>' must be a date YYYY-MM-DD, got "July 1".`` (a scalar row's ``hint``)
 lone surrogate                 ``Argument '<p>' contains a lone surrogate (\\ud800), which is not valid Unicode.``
 array length                   ``Argument '<p>' must have at least 1 item, got 0.`` / ``at most`` / ``exactly``
 duplicate set item             ``Argument 'tags[2]' repeats tags[0]; the items must be unique.``

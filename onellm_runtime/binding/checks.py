@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any, Callable, Union
 
 from ..core import formats, rules
-from ..core.model import EnumType, LiteralType, ScalarKind
+from ..core.model import EnumType, LiteralType
 from ..core.patterns import compile_pattern
 from .state import BAD, MISSING, Call, Check, NeedExact, type_of
 from .texts import (
@@ -67,7 +67,6 @@ def over_digit_limit(n: int) -> int:
     if power is None:
         power = _POWERS[limit] = 10**limit
     return limit if abs(n) >= power else 0
-
 
 
 def bool_check(expect: str) -> Check:
@@ -332,6 +331,8 @@ def _bulk_strings(lo: Any, hi: Any) -> Bulk:
 
 
 def parsed_check(expect: str, reader: Callable[[str], Any], hint: str) -> Check:
+    """A string form read by its scalar row's reader (``core.scalars``); ``hint`` says the form."""
+
     def check(v: Any, c: Call) -> Any:
         if type(v) is not str:
             if c.fail():
@@ -345,16 +346,6 @@ def parsed_check(expect: str, reader: Callable[[str], Any], hint: str) -> Check:
         return out
 
     return check
-
-
-READERS: dict[ScalarKind, tuple[Callable[[str], Any], str]] = {
-    ScalarKind.UUID: (formats.read_uuid, "uuid"),
-    ScalarKind.DATETIME: (formats.read_datetime, "date-time"),
-    ScalarKind.DATE: (formats.read_date, "date"),
-    ScalarKind.TIME: (formats.read_time, "time"),
-    ScalarKind.TIMEDELTA: (formats.read_timedelta, "timedelta"),
-    ScalarKind.BYTES: (formats.read_base64, "base64"),
-}
 
 
 # --- the fast-path pieces, looked up by kind -------------------------------------------------

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any, Callable, Mapping
 
-from ..core import formats, markers, rules
+from ..core import markers, rules
 from ..core.model import (
     Annotated,
     ArrayType,
@@ -22,7 +23,6 @@ from ..core.model import (
     UnionType,
 )
 from .checks import (
-    READERS,
     Bulk,
     bool_check,
     bulk_for,
@@ -99,27 +99,31 @@ class Compiler:
         raise TypeError(f"no binder for {base!r}; check the tool with diagnostics.check_tool first")
 
     def _scalar(self, base: Scalar, c: Constraints, or_null: str) -> Check:
-        kind = base.kind
+        """The check of the kind's row: its reader for a string form, else the check of its JSON values."""
+        row = base.kind.row
+        expect = row.expect + or_null
+        if row.read is not None:
+            return parsed_check(expect, row.read, row.hint or "")
         lo, hi = c.minimum, c.maximum
-        if kind == ScalarKind.BOOL:
-            return bool_check("a boolean" + or_null)
-        if kind == ScalarKind.INT:
-            return int_check(lo, hi, "an integer" + or_null)
-        if kind == ScalarKind.FLOAT:
-            return float_check(lo, hi, "a number" + or_null)
-        if kind == ScalarKind.DECIMAL:
+        python = row.python
+        if python is bool:
+            return bool_check(expect)
+        if python is int:
+            return int_check(lo, hi, expect)
+        if python is float:
+            return float_check(lo, hi, expect)
+        if python is Decimal:
             self.uses_decimal = True
-            return decimal_check(lo, hi, "a number" + or_null)
-        if kind in (ScalarKind.STR, ScalarKind.CHAR):
+            return decimal_check(lo, hi, expect)
+        if python is str:
             return string_check(
-                "a string" + or_null,
+                expect,
                 _int_or_none(c.min_length),
                 _int_or_none(c.max_length),
                 c.pattern,
                 c.format if c.format in ("email", "uri") else None,
             )
-        reader, form = READERS[kind]
-        return parsed_check("a string" + or_null, reader, formats.FORMAT_HINTS[form])
+        raise TypeError(f"no check for the JSON values of {row.key!r}: give its row a reader")
 
     def _bulk(self, item: TypeNode) -> Bulk | None:
         if not isinstance(item, Scalar):

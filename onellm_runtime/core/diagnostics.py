@@ -49,7 +49,7 @@ class Diagnostic:
 def type_name(node: TypeNode) -> str:
     """A short, front-end-neutral name for a type, for messages."""
     if isinstance(node, Scalar):
-        return node.alias or {ScalarKind.DECIMAL: "Decimal", ScalarKind.UUID: "UUID"}.get(node.kind, node.kind.value)
+        return node.alias or node.kind.row.label
     if isinstance(node, (EnumType, Record)):
         return node.name
     if isinstance(node, (NotARecord, SelfReference, TypeVarRef)):

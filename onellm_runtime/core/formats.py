@@ -26,7 +26,10 @@ import datetime as dt
 import re
 import sys
 import uuid as uuidlib
-from typing import Optional
+from collections.abc import Callable
+from typing import Optional, TypeVar
+
+_T = TypeVar("_T")
 
 __all__ = [
     "read_date",
@@ -37,19 +40,17 @@ __all__ = [
     "read_base64",
     "is_email",
     "is_uri",
+    "reader",
+    "IPV4_GRAMMAR",
+    "IPV6_GRAMMAR",
     "write_timedelta",
     "write_base64",
     "FORMAT_HINTS",
 ]
 
-#: How each form is described in an error message (what to send instead).
+#: How the formats the markers write (``Email``, ``Url``) are described in an error message (what
+#: to send instead); a scalar type's words are its row's ``hint`` (``core/scalars.py``).
 FORMAT_HINTS = {
-    "date": "a date YYYY-MM-DD",
-    "date-time": "an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z",
-    "time": "a time HH:MM:SS with an optional fraction of 1-6 digits",
-    "timedelta": "a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00",
-    "uuid": "a UUID in the 8-4-4-4-12 hex form",
-    "base64": "standard base64 with padding",
     "email": "an email address like name@example.com",
     "uri": "an absolute URI with a scheme, like https://example.com/path",
 }
@@ -176,9 +177,11 @@ _UNRESERVED_SUB = r"A-Za-z0-9\-._~!$&'()*+,;="
 _PCHAR = f"[{_UNRESERVED_SUB}:@%]"
 _H16 = r"[0-9A-Fa-f]{1,4}"
 _DEC_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9][0-9]|[0-9])"
-_IPV4 = rf"{_DEC_OCTET}(?:\.{_DEC_OCTET}){{3}}"
-_LS32 = rf"(?:{_H16}:{_H16}|{_IPV4})"
-_IPV6 = "|".join(
+#: RFC 3986's IPv4address: four decimal octets, none with a leading zero.
+IPV4_GRAMMAR = rf"{_DEC_OCTET}(?:\.{_DEC_OCTET}){{3}}"
+_LS32 = rf"(?:{_H16}:{_H16}|{IPV4_GRAMMAR})"
+#: RFC 3986's IPv6address: the text forms of RFC 4291 (no zone index).
+IPV6_GRAMMAR = "|".join(
     (
         rf"(?:{_H16}:){{6}}{_LS32}",
         rf"::(?:{_H16}:){{5}}{_LS32}",
@@ -191,7 +194,7 @@ _IPV6 = "|".join(
         rf"(?:(?:{_H16}:){{0,6}}{_H16})?::",
     )
 )
-_IP_LITERAL = rf"\[(?:{_IPV6}|[vV][0-9A-Fa-f]+\.[{_UNRESERVED_SUB}:]+)\]"
+_IP_LITERAL = rf"\[(?:{IPV6_GRAMMAR}|[vV][0-9A-Fa-f]+\.[{_UNRESERVED_SUB}:]+)\]"
 _AUTHORITY = rf"(?:[{_UNRESERVED_SUB}:%]*@)?(?:{_IP_LITERAL}|[{_UNRESERVED_SUB}%]*)(?::[0-9]*)?"
 _URI = re.compile(
     rf"[A-Za-z][A-Za-z0-9+.\-]*:"
@@ -199,6 +202,25 @@ _URI = re.compile(
     rf"(?:\?[{_UNRESERVED_SUB}:@%/?]*)?(?:#[{_UNRESERVED_SUB}:@%/?]*)?"
 )
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def reader(grammar: str, build: Callable[[str], _T]) -> Callable[[str], _T | None]:
+    """A reader of the texts that match ``grammar`` in full, each built into its value by ``build``.
+
+    Like every reader here it returns None for any other text, and for one ``build`` refuses
+    with a ``ValueError``; the grammar is matched first, so ``build`` never widens the form.
+    """
+    match = re.compile(f"(?:{grammar})").fullmatch
+
+    def read(text: str) -> _T | None:
+        if match(text) is None:
+            return None
+        try:
+            return build(text)
+        except ValueError:
+            return None
+
+    return read
 
 
 def is_uri(text: str) -> bool:

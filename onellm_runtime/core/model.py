@@ -17,7 +17,6 @@ the static side leaves them ``None``, and they never take part in equality.
 
 from __future__ import annotations
 
-import enum
 import sys
 from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ItemsView, TypeVar
@@ -25,6 +24,7 @@ from typing import Literal as L
 from typing import Union
 
 from .options import DEFAULT_OPTIONS, ToolOptions
+from .scalars import ScalarKind  # the rows of the Types table, beside their kinds
 
 if TYPE_CHECKING:
     from .markers import MarkerSpec
@@ -98,23 +98,6 @@ def _quick(cls: _C) -> _C:
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     setattr(cls, "__init__", init)
     return cls
-
-
-class ScalarKind(str, enum.Enum):
-    """The leaf types of the contract's Types table."""
-
-    BOOL = "bool"
-    INT = "int"
-    FLOAT = "float"
-    DECIMAL = "decimal"
-    STR = "str"
-    CHAR = "char"
-    UUID = "uuid"
-    DATETIME = "datetime"
-    DATE = "date"
-    TIME = "time"
-    TIMEDELTA = "timedelta"
-    BYTES = "bytes"
 
 
 @_quick

@@ -28,6 +28,7 @@ from .model import (
     TypeNode,
     UnionType,
 )
+from .scalars import TIMEDELTA_PATTERN
 
 __all__ = ["KEYWORD_ORDER", "TIMEDELTA_PATTERN", "fragment", "input_schema", "output_schema", "record_schema"]
 
@@ -56,22 +57,8 @@ KEYWORD_ORDER = (
 )
 _RANK = {k: i for i, k in enumerate(KEYWORD_ORDER)}
 
-TIMEDELTA_PATTERN = r"^-?(\d+\.)?\d{2}:\d{2}:\d{2}(\.\d{1,6})?$"
-
-_SCALARS: dict[ScalarKind, Schema] = {
-    ScalarKind.BOOL: {"type": "boolean"},
-    ScalarKind.INT: {"type": "integer"},
-    ScalarKind.FLOAT: {"type": "number"},
-    ScalarKind.DECIMAL: {"type": "number"},
-    ScalarKind.STR: {"type": "string"},
-    ScalarKind.CHAR: {"type": "string", "minLength": 1, "maxLength": 1},
-    ScalarKind.UUID: {"type": "string", "format": "uuid"},
-    ScalarKind.DATETIME: {"type": "string", "format": "date-time"},
-    ScalarKind.DATE: {"type": "string", "format": "date"},
-    ScalarKind.TIME: {"type": "string", "format": "time"},
-    ScalarKind.TIMEDELTA: {"type": "string", "pattern": TIMEDELTA_PATTERN},
-    ScalarKind.BYTES: {"type": "string", "contentEncoding": "base64"},
-}
+#: Each scalar kind's fragment, from its row (copied before use: callers change fragments).
+_SCALARS: dict[ScalarKind, Schema] = {kind: dict(kind.row.fragment) for kind in ScalarKind}
 
 _INVOCATION_MODE_PROPERTY: Schema = {"type": "string", "enum": ["wait", "background"], "default": "wait"}
 

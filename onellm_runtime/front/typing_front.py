@@ -8,19 +8,17 @@ arguments), which keeps building many tools over the same records cheap.
 from __future__ import annotations
 
 import dataclasses
-import datetime
-import decimal
 import enum
 import sys
 import types
 import typing
-import uuid
 from collections import abc
 from typing import Any, Callable, Literal, Mapping, cast
 
 import typing_extensions
 
 from ..core import markers, rules
+from ..core.scalars import BY_TYPE
 from ..context import CancellationToken, ToolContext
 from ..core.model import (
     MAX_RECORD_DEPTH,
@@ -65,22 +63,9 @@ _SAME: Any = object()  # lower_type's default root: the annotation itself
 #: Where an annotation was written: (function, parameter name or "return") or (record class, field name).
 Site = tuple[object, str]
 
-_SCALARS: dict[object, ScalarKind] = {
-    bool: ScalarKind.BOOL,
-    int: ScalarKind.INT,
-    float: ScalarKind.FLOAT,
-    decimal.Decimal: ScalarKind.DECIMAL,
-    str: ScalarKind.STR,
-    uuid.UUID: ScalarKind.UUID,
-    datetime.datetime: ScalarKind.DATETIME,
-    datetime.date: ScalarKind.DATE,
-    datetime.time: ScalarKind.TIME,
-    datetime.timedelta: ScalarKind.TIMEDELTA,
-    bytes: ScalarKind.BYTES,
-}
-#: One node per scalar type, shared: nodes are immutable, and the commonest annotations
-#: (``str``, ``int``) then cost a dictionary look-up.
-_SCALAR_NODES: dict[object, Scalar] = {tp: Scalar(kind) for tp, kind in _SCALARS.items()}
+#: One node per scalar type (the rows of ``core.scalars``), shared: nodes are immutable, and
+#: the commonest annotations (``str``, ``int``) then cost a dictionary look-up.
+_SCALAR_NODES: dict[object, Scalar] = {tp: Scalar(kind) for tp, kind in BY_TYPE.items()}
 
 _LISTS: set[object] = {list, abc.Sequence, abc.MutableSequence, abc.Iterable, abc.Collection}
 _SETS: dict[object, Literal["set", "frozenset"]] = {set: "set", abc.Set: "set", abc.MutableSet: "set", frozenset: "frozenset"}

@@ -20,9 +20,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import enum
-import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from decimal import Decimal
 from typing import Any, cast
 
 from ..core import formats, rules
@@ -40,6 +38,8 @@ from ..core.model import (
     TypeNode,
     UnionType,
 )
+from ..core.scalars import Unwritable
+from ..core.scalars import write_same as _SAME
 from ..results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult
 from .jsoncheck import problem
 
@@ -54,20 +54,9 @@ class _Mismatch(Exception):
     """The value is not of the declared type: write it by its own type."""
 
 
-class Unwritable(ValueError):
-    """The value has its declared type but no JSON form: its message says what is in the way."""
-
-
-def _write_datetime(value: dt.datetime) -> str:
-    if value.utcoffset() is None:
-        raise Unwritable(f"a datetime without a UTC offset ({value.isoformat()}), which RFC 3339 cannot express")
-    return value.isoformat()
-
-
-def _decimal(value: Decimal) -> int | float:
-    if value.is_finite() and value == value.to_integral_value():
-        return int(value)
-    return float(value)
+#: The rows whose values are not JSON values already (a ``Decimal``, a ``UUID``, dates, bytes ...),
+#: for writing a value by its own type; a ``datetime`` is caught before them.
+_OWN_TYPE_ROWS = tuple(k.row for k in ScalarKind if k.row.python not in (bool, int, float, str))
 
 
 def plain_json(value: object) -> object:
@@ -86,15 +75,12 @@ def _plain(value: object, open_ids: set[int]) -> object:
         return value
     if isinstance(value, enum.Enum):
         return value.name
-    if isinstance(value, Decimal):
-        return _decimal(value)
-    if isinstance(value, uuid.UUID):
-        return str(value)
-    if isinstance(value, (dt.datetime, dt.date, dt.time)):
-        return value.isoformat()
-    if isinstance(value, dt.timedelta):
-        return formats.write_timedelta(value)
-    if isinstance(value, (bytes, bytearray, memoryview)):
+    if isinstance(value, dt.datetime):
+        return value.isoformat()  # by its own type, an offset is not required
+    for row in _OWN_TYPE_ROWS:
+        if isinstance(value, row.python):
+            return row.write(value)
+    if isinstance(value, (bytearray, memoryview)):
         return formats.write_base64(bytes(cast(Any, value)))
     key = id(value)
     if key in open_ids:
@@ -131,46 +117,20 @@ def _ordered(items: list[Any]) -> list[Any]:
 
 
 def _scalar(node: Scalar) -> _Writer:
-    kind = node.kind
-    if kind in (ScalarKind.BOOL, ScalarKind.STR, ScalarKind.CHAR):
-        want: type = bool if kind == ScalarKind.BOOL else str
+    """The writer of the kind's row, for values of the types it writes."""
+    row = node.kind.row
+    writes, refuses, write = row.writes, row.refuses, row.write
+    if write is _SAME:
 
         def same(v: Any) -> Any:
-            if not isinstance(v, want):
+            if not isinstance(v, writes) or isinstance(v, refuses):
                 raise _Mismatch
             return v
 
         return same
-    if kind in (ScalarKind.INT, ScalarKind.FLOAT):
-
-        def number(v: Any) -> Any:
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise _Mismatch
-            return v
-
-        return number
-    if kind == ScalarKind.DECIMAL:
-
-        def decimal(v: Any) -> Any:
-            if isinstance(v, Decimal):
-                return _decimal(v)
-            if isinstance(v, (int, float)) and not isinstance(v, bool):
-                return v
-            raise _Mismatch
-
-        return decimal
-    types: dict[ScalarKind, tuple[type, Callable[[Any], Any]]] = {
-        ScalarKind.UUID: (uuid.UUID, str),
-        ScalarKind.DATETIME: (dt.datetime, _write_datetime),
-        ScalarKind.DATE: (dt.date, dt.date.isoformat),
-        ScalarKind.TIME: (dt.time, dt.time.isoformat),
-        ScalarKind.TIMEDELTA: (dt.timedelta, formats.write_timedelta),
-        ScalarKind.BYTES: (bytes, formats.write_base64),
-    }
-    cls, write = types[kind]
 
     def formatted(v: Any) -> Any:
-        if not isinstance(v, cls) or (cls is dt.date and isinstance(v, dt.datetime)):
+        if not isinstance(v, writes) or isinstance(v, refuses):
             raise _Mismatch
         return write(v)
 

@@ -12,7 +12,8 @@ import json
 from collections.abc import Callable, Collection, Iterable
 from typing import Any, Literal, cast
 
-from ..core.schema import KEYWORD_ORDER, TIMEDELTA_PATTERN
+from ..core.scalars import BY_FORM
+from ..core.schema import KEYWORD_ORDER
 
 __all__ = [
     "Schema",
@@ -104,20 +105,25 @@ def _bounds(lo: object, hi: object, unit: str | None) -> str | None:
     return None
 
 
-_FORMATS = {
+#: The formats the markers write (``Email``, ``Url``); a scalar type's form is said by its row's note.
+_MARKER_FORMATS = {
     "uri": "An absolute URI.",
     "email": "An email address.",
-    "uuid": "A UUID (8-4-4-4-12 hexadecimal digits).",
-    "date-time": "An RFC 3339 date-time with an offset (Z or +hh:mm).",
-    "date": "A date, YYYY-MM-DD.",
-    "time": "A time, HH:MM:SS with an optional fraction.",
 }
 
 
+def _form(key: str, value: object) -> str | None:
+    """The note of the scalar row whose form is ``key: value`` (``format: date``), if one is."""
+    row = BY_FORM.get((key, value))
+    return None if row is None else row.note
+
+
+def _format(f: str) -> str:
+    return _form("format", f) or _MARKER_FORMATS.get(f) or f"Format: {f}."
+
+
 def _pattern(p: str) -> str:
-    if p == TIMEDELTA_PATTERN:
-        return "A duration, written [-][d.]hh:mm:ss[.ffffff]."
-    return f"Must match the regular expression /{p}/."
+    return _form("pattern", p) or f"Must match the regular expression /{p}/."
 
 
 def sentences(node: Schema, keys: Collection[str]) -> list[str]:
@@ -129,7 +135,7 @@ def sentences(node: Schema, keys: Collection[str]) -> list[str]:
         return (get(lo) if lo in keys else None, get(hi) if hi in keys else None)
 
     if "format" in keys and "format" in node:
-        out.append(_FORMATS.get(node["format"], f"Format: {node['format']}."))
+        out.append(_format(node["format"]))
     said = _bounds(*take("minimum", "maximum"), unit=None)
     if said:
         out.append(said)
@@ -138,8 +144,11 @@ def sentences(node: Schema, keys: Collection[str]) -> list[str]:
         out.append(said)
     if "pattern" in keys and "pattern" in node:
         out.append(_pattern(node["pattern"]))
-    if "contentEncoding" in keys and node.get("contentEncoding") == "base64":
-        out.append("Base64-encoded bytes.")
+    said = None
+    if "contentEncoding" in keys and "contentEncoding" in node:
+        said = _form("contentEncoding", node["contentEncoding"])
+    if said:
+        out.append(said)
     said = _bounds(*take("minItems", "maxItems"), unit="item")
     if said:
         out.append(said)

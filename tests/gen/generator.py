@@ -316,7 +316,7 @@ class Gen:
     def scalar(self, m: Mod) -> Ty:
         kind = self.pick(
             ["bool", "int", "int", "float", "decimal", "str", "str", "str", "char", "uuid", "datetime", "date", "time",
-             "timedelta", "bytes", "sized", "newtype"]
+             "timedelta", "bytes", "ipv4", "ipv6", "sized", "newtype"]
         )
         if kind == "newtype":
             return self.newtype(m)
@@ -359,6 +359,11 @@ class Gen:
         if kind == "bytes":
             return Ty(lambda m: "bytes", lambda n: {"type": "string", "contentEncoding": "base64"}, "bytes",
                       opaque=lambda m: [Dflt('b"ab"', "opaque")])
+        if kind in ("ipv4", "ipv6"):
+            name = {"ipv4": "IPv4Address", "ipv6": "IPv6Address"}[kind]
+            src = self.pick([f"ipaddress.{name}", name])
+            return Ty(lambda m: src, lambda n: {"type": "string", "format": kind}, kind,
+                      opaque=lambda m: [Dflt(f'ipaddress.{name}("{"192.0.2.1" if kind == "ipv4" else "::1"}")', "opaque")])
         if kind == "sized":
             alias = rng.choice(sorted(SIZED))
             lo, hi = SIZED[alias]
@@ -1679,6 +1684,7 @@ HEADER = [
     "import decimal",
     "import enum",
     "import functools",
+    "import ipaddress",
     "import typing",
     "import uuid",
     "from collections.abc import Collection, Iterable, Mapping, MutableMapping, MutableSequence, MutableSet, Sequence",
@@ -1686,6 +1692,7 @@ HEADER = [
     "from dataclasses import dataclass, field",
     "from decimal import Decimal",
     "from typing import Any, Callable, ClassVar, Final, Generic, Literal, NamedTuple, NewType, Optional, Protocol, TypeVar, Union, overload",
+    "from ipaddress import IPv4Address, IPv6Address",
     "from uuid import UUID",
     "",
     "import annotated_types as at",

@@ -26,6 +26,7 @@ import binascii
 import collections
 import datetime as dt
 import importlib
+import ipaddress
 import json
 import math
 import os
@@ -477,6 +478,8 @@ def _canonical(value: Any, schema: dict[str, Any]) -> Any:
         try:
             if fmt == "uuid":
                 return ("uuid", uuid.UUID(value))
+            if fmt in ("ipv4", "ipv6"):
+                return (fmt, ipaddress.ip_address(value))
             if fmt == "date-time":  # truncated to microseconds, as the binder reads it
                 text = re.sub(r"(\.[0-9]{6})[0-9]+", r"\1", value.replace("Z", "+00:00").replace("z", "+00:00"))
                 return ("dt", dt.datetime.fromisoformat(text.replace("t", "T")))
