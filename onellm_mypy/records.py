@@ -35,13 +35,15 @@ from .source import ModuleSource
 
 __all__ = ["Classes", "lower_form", "settle"]
 
+#: How deep a tool's types may nest before the tool is left unreported (``CannotLower``).
+_MAX_DEPTH = 200
 _FIELD_FUNCS = frozenset({"dataclasses.field"})
 _DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "pydantic.dataclasses.dataclass"})
 
 
 def lower_form(fe: Frontend, form: Form) -> TypeNode:
     """Lower one evaluated annotation of a tool (a parameter's or the return's)."""
-    return Lowering(Classes(fe)).lower(form)
+    return Lowering(Classes(fe), max_depth=_MAX_DEPTH).lower(form)
 
 
 def _info(cls: FClass | FNewType) -> TypeInfo:

@@ -175,8 +175,10 @@ def form_repr(form: Form) -> str:
 class Lowering:
     """One lowering pass: the records being entered (OLT006) and their type arguments."""
 
-    def __init__(self, front: FrontEnd) -> None:
+    def __init__(self, front: FrontEnd, max_depth: int | None = None) -> None:
         self.front = front
+        #: How deep forms may nest before ``CannotLower`` (None: as deep as the stack allows).
+        self.max_depth = max_depth
         self.stack: list[str] = []
         self.subst: Subst = {}
         self.depth = 0
@@ -186,7 +188,7 @@ class Lowering:
 
     def lower(self, f: Form) -> TypeNode:
         self.depth += 1
-        if self.depth > 200:
+        if self.max_depth is not None and self.depth > self.max_depth:
             raise CannotLower("type nests too deeply")
         try:
             return self._lower(f)
