@@ -181,10 +181,10 @@ class Lowering:
         self.max_depth = max_depth
         self.stack: list[str] = []
         self.subst: Subst = {}
-        self.depth = 0
+        self.depth: int = 0
         #: The depth limit was met: where it cuts depends on the way in, so nothing enclosing
         #: the cut is to be remembered as the lowering of its form alone.
-        self.cut = False
+        self.cut: bool = False
 
     def lower(self, f: Form) -> TypeNode:
         self.depth += 1
