@@ -1,22 +1,17 @@
-"""The static front end: mypy's symbols and types plus the source text -> the neutral model.
+"""The static front end: mypy's symbols and types plus the source text -> neutral forms.
 
-It mirrors ``onellm_runtime.front.typing_front`` decision by decision, and judges nothing: the
-shared core (``diagnostics``, ``schema``) decides what is supported and what the schema
-is. Two steps, as on the runtime side:
+It *evaluates* an annotation into a ``core.forms`` form: what the annotation object would
+be at runtime (``Optional[X]`` is a union with ``None``, nested unions and ``Annotated``
+are flattened, ``typing.List`` is ``list``, an alias is its value). Names are resolved
+with mypy's symbol tables; the expression itself is read from the source with ``ast``
+(mypy drops ``Annotated`` metadata), and where the source is not available, from mypy's
+analysed type. It judges nothing: ``core.lowering`` turns forms into the model, and the
+shared core (``diagnostics``, ``schema``) decides what is supported and what the schema is.
 
-1. *Evaluate* an annotation into a ``Form``: what the annotation object would be at
-   runtime (``Optional[X]`` is a union with ``None``, nested unions and ``Annotated``
-   are flattened, ``typing.List`` is ``list``, an alias is its value). Names are
-   resolved with mypy's symbol tables; the expression itself is read from the source
-   with ``ast`` (mypy drops ``Annotated`` metadata), and where the source is not
-   available, from mypy's analysed type.
-2. *Lower* the form into the model, with the same branches in the same order as
-   ``typing_front._Lowering``.
-
-Records (dataclass, NamedTuple, TypedDict fields, defaults, docstrings, hashability) are
-lowered here too; finding tools and lowering functions is in ``sites``, the forms in
-``forms``, the source-only readings in ``source``. An unexpected shape raises
-``CannotLower``: the caller then reports nothing for that tool rather than something wrong.
+Records (fields, defaults, docstrings, hashability) are read in ``records``; finding tools
+and lowering functions is in ``sites``, the source-only readings in ``source``. An
+unexpected shape raises ``CannotLower``: the caller then reports nothing for that tool
+rather than something wrong.
 """
 
 from __future__ import annotations
@@ -24,12 +19,9 @@ from __future__ import annotations
 import ast
 import sys
 from dataclasses import dataclass, field
-from typing import Union
 
 from mypy.nodes import (
     FUNC_NO_INFO,
-    ClassDef,
-    Context,
     Decorator,
     FuncDef,
     MypyFile,
@@ -62,34 +54,8 @@ from mypy.types import (
     get_proper_type,
 )
 
-from onellm_runtime.core import rules
-from onellm_runtime.core.scalars import BY_FULLNAME
-from onellm_runtime.core.model import (
-    MAX_RECORD_DEPTH,
-    NO_DEFAULT,
-    OPAQUE_DEFAULT,
-    Annotated,
-    ArrayType,
-    Default,
-    EnumType,
-    LiteralType,
-    MapType,
-    Marker,
-    NotARecord,
-    Nullable,
-    Param,
-    Record,
-    RecordField,
-    Scalar,
-    SelfReference,
-    TypeNode,
-    TypeVarRef,
-    UnionType,
-    Unsupported,
-)
-
-from . import source as src
-from .forms import (
+from onellm_runtime.aliases import SIZED_INTS
+from onellm_runtime.core.forms import (
     FAnnotated,
     FAny,
     FBare,
@@ -109,12 +75,15 @@ from .forms import (
     Meta,
     NodeMeta,
     annotated,
-    special_node,
     union,
 )
+from onellm_runtime.core.lowering import BARE, CannotLower
+from onellm_runtime.core.model import JsonType, Record, RecordKind, Scalar, ScalarKind, TypeNode
+
+from . import source as src
 from .source import Bound, EnumValue, ModuleSource, Opaque, Resolution, SourceCache, Unreadable
 
-__all__ = ["CannotLower", "Frontend", "Lowering", "NeedMypy", "RecordMemo", "Scope", "module_of_fullname", "settle"]
+__all__ = ["CannotLower", "Frontend", "NeedMypy", "RecordMemo", "Scope", "module_of_fullname", "special_node"]
 
 _CONTEXT = "onellm_runtime.context.ToolContext"
 _CANCELLATION = "onellm_runtime.context.CancellationToken"
@@ -122,13 +91,7 @@ _PARTS = frozenset(
     f"onellm_runtime.results.{name}" for name in ("TextPart", "JsonPart", "ImagePart", "FilePart", "ToolResult")
 )
 
-_LISTS = frozenset(
-    {"builtins.list", "typing.Sequence", "typing.MutableSequence", "typing.Iterable", "typing.Collection"}
-)
-_SETS = {"builtins.set": "set", "typing.AbstractSet": "set", "typing.MutableSet": "set", "builtins.frozenset": "frozenset"}
-_MAPS = frozenset({"builtins.dict", "typing.Mapping", "typing.MutableMapping"})
-_BARE = _LISTS | frozenset(_SETS) | _MAPS | {"builtins.tuple"}
-#: The runtime class behind a mypy name, where the names differ (``get_origin(AbstractSet) is abc.Set``).
+#: The runtime class's ``__name__`` behind a mypy name, where they differ (``get_origin(AbstractSet) is abc.Set``).
 _RUNTIME_NAMES = {"typing.AbstractSet": "Set", "typing.Type": "type"}
 _AWAITABLES = frozenset({"typing.Awaitable", "typing.Coroutine"})
 
@@ -147,12 +110,6 @@ _WRAPPERS = frozenset(
 _CALLABLES = frozenset({"typing.Callable", "collections.abc.Callable", "typing_extensions.Callable"})
 _TUPLES = frozenset({"typing.Tuple", "builtins.tuple", "typing_extensions.Tuple"})
 _TYPES = frozenset({"typing.Type", "builtins.type", "typing_extensions.Type"})
-_FIELD_FUNCS = frozenset({"dataclasses.field"})
-_DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "pydantic.dataclasses.dataclass"})
-
-
-class CannotLower(Exception):
-    """A shape the front end does not understand: report nothing rather than something wrong."""
 
 
 # -- scopes and name resolution ---------------------------------------------------------------
@@ -229,8 +186,10 @@ class Frontend:
         # hold can change while mypy checks one module.
         self._source_memo: dict[str, ModuleSource | None] = {}
         self._class_memo: dict[str, tuple[ModuleSource, ast.ClassDef] | None] = {}
-        self._kind_memo: dict[str, str | None] = {}
-        self._dataclass_memo: dict[str, bool] = {}
+        #: Per class full name: its record kind, and whether ``@dataclass`` itself made it
+        #: (read and kept by ``records``).
+        self.record_kinds: dict[str, RecordKind | None] = {}
+        self.dataclass_classes: dict[str, bool] = {}
         self._enum_memo: dict[str, dict[str, str]] = {}
         self._enum_values: dict[str, dict[str, object]] = {}
 
@@ -268,21 +227,6 @@ class Frontend:
             found = (ms, node) if node is not None else None
         self._class_memo[key] = found
         return found
-
-    def record_kind(self, info: TypeInfo) -> str | None:
-        key = info.fullname
-        if key not in self._kind_memo:
-            self._kind_memo[key] = _record_kind_of(self, info)
-        return self._kind_memo[key]
-
-    def is_dataclass_class(self, info: TypeInfo) -> bool:
-        key = info.fullname
-        if key not in self._dataclass_memo:
-            self._dataclass_memo[key] = _is_dataclass_class(self, info)
-        return self._dataclass_memo[key]
-
-    def lower_record(self, lowering: Lowering, info: TypeInfo) -> Record:
-        return _lower_record(self, lowering, info)
 
     # -- names ------------------------------------------------------------------------
 
@@ -485,8 +429,6 @@ class Frontend:
             return self._symbol_form(sym, expr, scope, d)
         if isinstance(expr, ast.Subscript):
             return self._subscript(expr, scope, d)
-        if isinstance(expr, ast.List):
-            return FOther(ast.unparse(expr))
         return FOther(ast.unparse(expr))
 
     def _symbol_form(self, sym: SymbolTableNode, expr: ast.expr, scope: Scope, depth: int) -> Form:
@@ -508,10 +450,10 @@ class Frontend:
         if isinstance(node, TypeInfo):
             if node.is_newtype:
                 return FNewType(node.fullname, node)
-            if node.fullname.startswith("typing.") and node.type_vars and node.fullname not in _BARE:
+            if node.fullname.startswith("typing.") and node.type_vars and node.fullname not in BARE:
                 # typing.Iterator and friends: at runtime a bare alias of the collections.abc class.
-                return FGeneric(FClass(node.fullname, node), ())
-            return FClass(node.fullname, node)
+                return FGeneric(_fclass(node), ())
+            return _fclass(node)
         if isinstance(node, TypeAlias):
             special = special_node(node.fullname)
             if special is not None:
@@ -533,20 +475,20 @@ class Frontend:
         """Give the special aliases' base class its TypeInfo (it only matters for equality)."""
         assert isinstance(form, FAnnotated) and isinstance(form.base, FOther)
         info = self._info(form.base.name)
-        base: Form = FClass(info.fullname, info) if info is not None else form.base
+        base: Form = _fclass(info) if info is not None else form.base
         if info is not None and info.fullname in ("builtins.dict", "builtins.list"):
             obj = self._info("builtins.object")
             string = self._info("builtins.str")
             args: tuple[Form, ...] = ()
             if obj is not None and string is not None:
-                o = FClass(obj.fullname, obj)
-                args = (FClass(string.fullname, string), o) if info.fullname == "builtins.dict" else (o,)
-            base = FGeneric(FClass(info.fullname, info), args)
+                o = _fclass(obj)
+                args = (_fclass(string), o) if info.fullname == "builtins.dict" else (o,)
+            base = FGeneric(_fclass(info), args)
         return FAnnotated(base, form.metadata)
 
     def _cls(self, fullname: str) -> FClass | None:
         info = self._info(fullname)
-        return FClass(info.fullname, info) if info is not None else None
+        return _fclass(info) if info is not None else None
 
     def _info(self, fullname: str) -> TypeInfo | None:
         module = module_of_fullname(fullname, self.modules)
@@ -610,7 +552,7 @@ class Frontend:
             spelled = "" if fullname == "builtins.type" else "typing.Type"
             return FGeneric(origin, args, spelled) if origin is not None else FOther(ast.unparse(expr))
         if isinstance(node, TypeInfo):
-            return FGeneric(FClass(node.fullname, node), args)
+            return FGeneric(_fclass(node), args)
         if isinstance(node, TypeAlias) and special_node(node.fullname) is None:
             value = self._alias_form(node, depth)
             params = _type_vars_in(value)
@@ -694,14 +636,14 @@ class Frontend:
         if isinstance(p, TupleType):
             fallback = p.partial_fallback.type
             if fallback.fullname != "builtins.tuple":
-                return FClass(fallback.fullname, fallback)
+                return _fclass(fallback)
             origin = self._cls("builtins.tuple")
             if origin is None:
                 raise CannotLower("no tuple")
             return FGeneric(origin, tuple(self.from_mypy(i, d) for i in p.items))
         if isinstance(p, TypedDictType):
             info = p.fallback.type
-            return FClass(info.fullname, info)
+            return _fclass(info)
         if isinstance(p, TypeType):
             origin = self._cls("builtins.type")
             if origin is None:
@@ -712,14 +654,15 @@ class Frontend:
             if info.is_newtype:
                 return FNewType(info.fullname, info)
             if info.fullname == "builtins.tuple":
-                return FGeneric(FClass(info.fullname, info), (self.from_mypy(p.args[0], d), FEllipsis()))
+                return FGeneric(_fclass(info), (self.from_mypy(p.args[0], d), FEllipsis()))
             if p.args:
-                return FGeneric(FClass(info.fullname, info), tuple(self.from_mypy(a, d) for a in p.args))
-            return FClass(info.fullname, info)
+                return FGeneric(_fclass(info), tuple(self.from_mypy(a, d) for a in p.args))
+            return _fclass(info)
         raise CannotLower(f"unexpected type {type(p).__name__}")
 
     def newtype_supertype(self, form: FNewType) -> Form:
-        info = form.info
+        info = form.handle
+        assert isinstance(info, TypeInfo)
         module = info.module_name
         ms = self.source(module)
         if ms is not None:
@@ -784,444 +727,24 @@ def _substitute(form: Form, mapping: dict[str, Form]) -> Form:
     return form
 
 
-# -- lowering: forms -> the model, as typing_front._Lowering ---------------------------------
+def _fclass(info: TypeInfo) -> FClass:
+    return FClass(info.fullname, info.module_name, _RUNTIME_NAMES.get(info.fullname, info.name), info)
 
 
-def _form_repr(form: Form) -> str:
-    """Roughly ``repr()`` of the typing object a form stands for (``type[int]``), for messages."""
-    if isinstance(form, FGeneric):
-        head = form.spelled or _runtime_name(form.origin.info)
-        return f"{head}[{', '.join(_form_repr(a) for a in form.args)}]"
-    if isinstance(form, (FClass, FNewType)):
-        module, _, name = form.fullname.rpartition(".")
-        return name if module == "builtins" else form.fullname
-    if isinstance(form, FNone):
-        return "None"
-    if isinstance(form, FAny):
-        return "typing.Any"
-    if isinstance(form, FTypeVar):
-        return f"~{form.name}"
-    if isinstance(form, FOther):
-        return form.name
-    return type(form).__name__
-
-
-def _runtime_name(info: TypeInfo) -> str:
-    return _RUNTIME_NAMES.get(info.fullname, info.name)
-
-
-class Lowering:
-    """One lowering pass: the stack of records being entered (OLT006) and type arguments."""
-
-    def __init__(self, fe: Frontend) -> None:
-        self.fe = fe
-        self.stack: list[str] = []
-        self.subst: dict[str, Form] = {}
-        self.depth = 0
-
-    def lower(self, f: Form) -> TypeNode:
-        self.depth += 1
-        if self.depth > 200:
-            raise CannotLower("type nests too deeply")
-        try:
-            return self._lower(f)
-        finally:
-            self.depth -= 1
-
-    def _lower(self, f: Form) -> TypeNode:
-        if isinstance(f, FUnresolved):
-            return Unsupported("syntax" if f.syntax else "unresolved", f.name)
-        if isinstance(f, FNone):
-            return Unsupported("none")
-        if isinstance(f, FAny):
-            return Unsupported("any")
-        if isinstance(f, FClass) and f.fullname == "builtins.object":
-            return Unsupported("object")
-        if isinstance(f, FClass) and f.fullname in BY_FULLNAME:  # the rows of core.scalars
-            return Scalar(BY_FULLNAME[f.fullname])
-        if isinstance(f, FTypeVar):
-            if f.fullname in self.subst:
-                return self.lower(self.subst[f.fullname])
-            return TypeVarRef(f.name)
-        if isinstance(f, FNewType):
-            return self.lower(self.fe.newtype_supertype(f))
-        if isinstance(f, FAnnotated):
-            return self.annotated(f)
-        if isinstance(f, FUnion):
-            return self.union(f)
-        if isinstance(f, FLiteral):
-            return self._literal(f)
-        if isinstance(f, FGeneric):
-            if f.origin.fullname == "builtins.type" and f.args:
-                return Unsupported("other", _form_repr(f))
-            return self._generic(f.origin.info, f.args)
-        if isinstance(f, FClass):
-            return self._class(f.info)
-        if isinstance(f, FCallable):
-            return Unsupported("callable")
-        if isinstance(f, FBare):
-            return Unsupported("bare", f.name)
-        if isinstance(f, FEllipsis):
-            return Unsupported("other", "Ellipsis")
-        if isinstance(f, FOther):
-            return Unsupported("other", f.name)
-        raise CannotLower(f"unexpected form {f!r}")
-
-    def annotated(self, f: FAnnotated) -> TypeNode:
-        markers: list[Marker] = []
-        node: TypeNode | None = None
-        for meta in f.metadata:
-            if isinstance(meta, NodeMeta):
-                node = meta.node
-            else:
-                markers.append(meta)
-        if node is None:
-            node = self.lower(f.base)
-        if isinstance(node, Annotated):
-            markers = [*node.markers, *markers]
-            node = node.inner
-        return Annotated(node, tuple(markers)) if markers else node
-
-    def union(self, f: FUnion) -> TypeNode:
-        nullable = any(isinstance(a, FNone) for a in f.args)
-        members = [self.lower(a) for a in f.args if not isinstance(a, FNone)]
-        if not members:
-            return Unsupported("none")
-        node: TypeNode = members[0] if len(members) == 1 else UnionType(tuple(members))
-        return Nullable(node) if nullable else node
-
-    def _literal(self, f: FLiteral) -> TypeNode:
-        values: list[str | int | bool] = []
-        nullable = False
-        for v in f.values:
-            if v.kind == "NoneType":
-                nullable = True
-            elif v.kind in ("str", "int", "bool"):
-                assert isinstance(v.value, (str, int, bool))
-                values.append(v.value)
-            else:
-                return Unsupported("other", f"Literal[{v.text}]")
-        if not values:
-            return Unsupported("none")
-        node = LiteralType(tuple(values))
-        return Nullable(node) if nullable else node
-
-    def _generic(self, origin: TypeInfo, args: tuple[Form, ...]) -> TypeNode:
-        fullname = origin.fullname
-        if not args:
-            return Unsupported("bare", _runtime_name(origin))
-        if fullname in _LISTS:
-            return ArrayType(self.lower(args[0]), "list")
-        if fullname == "builtins.tuple":
-            if len(args) == 2 and isinstance(args[1], FEllipsis):
-                return ArrayType(self.lower(args[0]), "tuple")
-            return Unsupported("fixed_tuple")
-        if fullname in _SETS:
-            return ArrayType(self.lower(args[0]), "frozenset" if _SETS[fullname] == "frozenset" else "set")
-        if fullname in _MAPS:
-            key = args[0]
-            while isinstance(key, FNewType):
-                key = self.fe.newtype_supertype(key)
-            if not (isinstance(key, FClass) and key.fullname == "builtins.str"):
-                return Unsupported("dict_key")
-            if len(args) < 2:
-                raise CannotLower("a mapping with one type argument")
-            return MapType(self.lower(args[1]))
-        if fullname == "typing.Callable":
-            return Unsupported("callable")
-        if self.fe.record_kind(origin) is not None:
-            params = [tv.fullname for tv in origin.defn.type_vars] if origin.defn.type_vars else []
-            if not params:
-                params = [f"{origin.fullname}.{n}" for n in origin.type_vars]
-            return self._record(origin, dict(zip(params, (self._subst(a) for a in args))))
-        return Unsupported("collection", _runtime_name(origin))
-
-    def _subst(self, arg: Form) -> Form:
-        if isinstance(arg, FTypeVar):
-            return self.subst.get(arg.fullname, arg)
-        return arg
-
-    def _class(self, info: TypeInfo) -> TypeNode:
-        fullname = info.fullname
-        if info.is_enum:
-            is_flag = any(c.fullname == "enum.Flag" for c in info.mro)
-            return EnumType(info.name, self.fe.enum_members(info), is_flag)
-        if fullname in _BARE:
-            return Unsupported("bare", _runtime_name(info))
-        if self.fe.record_kind(info) is not None:
-            return self._record(info, {})
-        if info.is_protocol or info.is_abstract:
-            return Unsupported("protocol", info.name)
-        if fullname in (_CONTEXT, _CANCELLATION) or fullname in _PARTS:
-            return Unsupported("other", info.name)
-        module = info.module_name
-        if any(c.fullname == "builtins.type" for c in info.mro) or module in (
-            "builtins",
-            "collections",
-            "collections.abc",
-            "typing",
-        ):
-            return Unsupported("collection" if module != "builtins" else "other", info.name)
-        return NotARecord(info.name)
-
-    def _record(self, info: TypeInfo, subst: dict[str, Form]) -> TypeNode:
-        if info.fullname in self.stack:
-            return SelfReference(info.name)
-        if len(self.stack) > MAX_RECORD_DEPTH:  # reported by the checker (rules.record_depth)
-            return Unsupported("too_deep", str(MAX_RECORD_DEPTH))
-        key = (info.fullname, tuple(subst.items()))
-        cached = self.fe.memo.records.get(key)
-        if cached is not None:  # memoized records are acyclic, so right under any stack
-            self.fe.note_read(cached[1])
-            return cached[0]
-        self.stack.append(info.fullname)
-        outer = self.subst
-        self.subst = subst
-        read: set[str] = set()
-        self.fe.reading.append(read)
-        try:
-            record = self.fe.lower_record(self, info)
-        finally:
-            self.fe.reading.pop()
-            self.subst = outer
-            self.stack.pop()
-        self.fe.note_read(read)
-        if not rules.contains_self_reference(record) and rules.record_depth(record) <= MAX_RECORD_DEPTH:
-            self.fe.memo.records[key] = (record, frozenset(read))
-        return record
-
-
-# -- records ----------------------------------------------------------------------------------
-
-
-def _is_dataclass_class(fe: Frontend, info: TypeInfo) -> bool:
-    """Has mypy's dataclass metadata from ``@dataclass`` itself (not a ``dataclass_transform``)."""
-    if "dataclass" not in info.metadata:
-        return False
-    found = fe.class_ast(info)
-    if found is None:
-        return True
-    scope = Scope(info.module_name)
-    for dec in found[1].decorator_list:
-        target = dec.func if isinstance(dec, ast.Call) else dec
-        if fe.fullname_of(target, scope) in _DATACLASS_DECORATORS:
-            return True
-    return False
-
-
-def _record_kind_of(fe: Frontend, info: TypeInfo) -> str | None:
-    for c in info.mro:
-        if fe.is_dataclass_class(c):
-            return "dataclass"
-    if info.typeddict_type is not None:
-        return "typeddict"
-    if info.tuple_type is not None and any("namedtuple" in c.metadata for c in info.mro):
-        return "namedtuple"
-    return None
-
-
-def _bases(fe: Frontend, info: TypeInfo) -> list[TypeInfo]:
-    """The class's bases as written (``__orig_bases__``), resolved; mypy's bases without source."""
-    found = fe.class_ast(info)
-    if found is None:
-        return [b.type for b in info.bases]
-    out: list[TypeInfo] = []
-    scope = Scope(info.module_name)
-    for base in found[1].bases:
-        target = base.value if isinstance(base, ast.Subscript) else base
-        sym = fe.lookup(target, scope)
-        if isinstance(sym, SymbolTableNode) and isinstance(sym.node, TypeInfo):
-            out.append(sym.node)
-    return out
-
-
-def _typeddict_keys(fe: Frontend, info: TypeInfo, depth: int = 0) -> list[str]:
-    """A TypedDict's keys in the runtime's order: its bases' keys (the first base's first, each in
-    its own such order), then its own. mypy lists a later base's keys first."""
-    td = info.typeddict_type
-    assert td is not None
-    order: dict[str, None] = {}
-    if depth < 50:
-        for base in _bases(fe, info):
-            if base.typeddict_type is not None:
-                order.update(dict.fromkeys(k for k in _typeddict_keys(fe, base, depth + 1) if k not in order))
-    order.update(dict.fromkeys(k for k in td.items if k not in order))
-    return [k for k in order if k in td.items]
-
-
-def _field_site(fe: Frontend, info: TypeInfo, name: str) -> tuple[ast.AnnAssign, TypeInfo, ModuleSource] | None:
-    """The ``name: T = ...`` statement that declares a record field: the class first, then its bases."""
-    seen: set[str] = set()
-    order: list[TypeInfo] = [info]
-    while order:
-        c = order.pop(0)
-        if c.fullname in seen:
-            continue
-        seen.add(c.fullname)
-        found = fe.class_ast(c)
-        if found is not None:
-            for stmt in found[1].body:
-                if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
-                    return stmt, c, found[0]
-        order.extend(_bases(fe, c))
-        order.extend(m for m in c.mro[1:] if m.fullname not in seen)
-    return None
-
-
-def _record_docstrings(fe: Frontend, info: TypeInfo) -> tuple[str, ...]:
-    docs: list[str] = []
-    seen: set[str] = set()
-
-    def visit(c: TypeInfo) -> None:
-        if c.fullname in seen or c.fullname in ("builtins.object", "builtins.tuple", "builtins.dict"):
-            return
-        seen.add(c.fullname)
-        found = fe.class_ast(c)
-        if found is not None:
-            doc = src.docstring(found[1])
-            if doc is not None:
-                docs.append(doc)
-        for base in _bases(fe, c):
-            if _record_kind_of(fe, base) is not None:
-                visit(base)
-
-    visit(info)
-    return tuple(docs)
-
-
-def _explicit_hash(fe: Frontend, info: TypeInfo) -> bool | None:
-    """A ``__hash__`` the class body sets itself: True (a method), False (``= None``), None (none)."""
-    found = fe.class_ast(info)
-    if found is None:
+def special_node(fullname: str) -> Form | None:
+    """The aliases of ``onellm_runtime.aliases``, as the runtime sees them (``Annotated[int, SizedInt]``)."""
+    module, _, name = fullname.rpartition(".")
+    if module not in ("onellm_runtime.aliases", "onellm_runtime"):
         return None
-    for stmt in found[1].body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__hash__":
-            return True
-        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__hash__" for t in stmt.targets):
-            return not (isinstance(stmt.value, ast.Constant) and stmt.value.value is None)
-    return None
-
-
-def _defines_eq(fe: Frontend, info: TypeInfo) -> bool:
-    found = fe.class_ast(info)
-    return found is not None and any(
-        isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__eq__" for s in found[1].body
-    )
-
-
-def _hashable(fe: Frontend, info: TypeInfo, depth: int = 0) -> bool:
-    """``getattr(cls, "__hash__", None) is not None``, following ``dataclasses``' hash rules; a
-    dataclass declared ``eq=False`` is not hashable by value, so never a set item."""
-    if depth > 50 or info.fullname == "builtins.object":
-        return True
-    if "dataclass" in info.metadata and fe.is_dataclass_class(info):
-        eq, frozen, unsafe_hash = True, bool(info.metadata["dataclass"].get("frozen", False)), False
-        found = fe.class_ast(info)
-        if found is not None:
-            resolve = fe.resolver(Scope(info.module_name))
-            for dec in found[1].decorator_list:
-                if isinstance(dec, ast.Call):
-                    for kw in dec.keywords:
-                        value = src.read_constant(kw.value, resolve)
-                        if kw.arg == "eq" and isinstance(value, bool):
-                            eq = value
-                        elif kw.arg == "unsafe_hash" and isinstance(value, bool):
-                            unsafe_hash = value
-                        elif kw.arg == "frozen" and isinstance(value, bool):
-                            frozen = value
-        explicit = _explicit_hash(fe, info)
-        if explicit is False and _defines_eq(fe, info):
-            explicit = None  # ``__hash__ = None`` implied by ``__eq__`` is not explicit
-        if not eq:
-            return False  # instances equal only themselves: not hashable by value (typing_front._declared_eq)
-        if unsafe_hash:
-            return True
-        if explicit is not None:
-            return explicit
-        return frozen
-    explicit = _explicit_hash(fe, info)
-    if explicit is not None:
-        return explicit
-    if _defines_eq(fe, info):
-        return False
-    return _hashable(fe, info.bases[0].type, depth + 1) if info.bases else True
-
-
-def _lower_record(self: Frontend, lowering: Lowering, info: TypeInfo) -> Record:
-    """A record's fields in contract order, as ``typing_front._lower_record``."""
-    kind = _record_kind_of(self, info)
-    fields: list[RecordField] = []
-
-    def field_form(name: str, fallback: Type | None) -> tuple[TypeNode, ast.AnnAssign | None, Scope]:
-        site = _field_site(self, info, name)
-        if site is not None:
-            stmt, owner, ms = site
-            scope = Scope(owner.module_name, owner, ms.lazy, True)
-            try:
-                return lowering.lower(self.evaluate(stmt.annotation, scope)), stmt, scope
-            except NeedMypy:
-                pass
-            return lowering.lower(self.from_mypy(fallback)), stmt, scope
-        return lowering.lower(self.from_mypy(fallback)), None, Scope(info.module_name, info, False, True)
-
-    if kind == "dataclass":
-        holder = next(c for c in info.mro if self.is_dataclass_class(c))
-        for attr in holder.metadata["dataclass"]["attributes"]:
-            if attr.get("is_init_var") or not attr.get("is_in_init", True) or attr.get("type") == "dataclasses.KW_ONLY":
-                continue  # dataclasses.fields() leaves out InitVar pseudo-fields and the KW_ONLY marker
-            name = attr["name"]
-            node, stmt, scope = field_form(name, _attribute_type(holder, name))
-            has_default = bool(attr.get("has_default"))
-            default = NO_DEFAULT
-            if has_default:
-                if stmt is not None and stmt.value is not None:
-
-                    def is_field(expr: ast.expr, scope: Scope = scope) -> bool:
-                        return self.fullname_of(expr, Scope(scope.module, scope.cls, False, True)) in _FIELD_FUNCS
-
-                    default = src.field_value(stmt.value, is_field, self.resolver(scope))
-                    if not default.present:
-                        default = OPAQUE_DEFAULT
-                else:
-                    default = OPAQUE_DEFAULT
-            fields.append(RecordField(name, node, not has_default, settle(default, node)))
-        hashable = _hashable(self, info)
-    elif kind == "namedtuple":
-        holder = next(c for c in info.mro if "namedtuple" in c.metadata)
-        names: list[str] = list(holder.metadata["namedtuple"].get("fields", []))
-        items = holder.tuple_type.items if holder.tuple_type is not None else []
-        for i, name in enumerate(names):
-            node, stmt, scope = field_form(name, items[i] if i < len(items) else None)
-            default = NO_DEFAULT
-            if stmt is not None and stmt.value is not None:
-                default = src.read_default(stmt.value, self.resolver(scope))
-            fields.append(RecordField(name, node, not default.present, settle(default, node)))
-        hashable = True
+    sized = SIZED_INTS.get(name)
+    if sized is not None:
+        base = "builtins.int"
+        node: TypeNode = Scalar(ScalarKind.INT, sized.minimum, sized.maximum, sized.name)
+    elif name == "Char":
+        base, node = "builtins.str", Scalar(ScalarKind.CHAR)
+    elif name in ("JsonValue", "JsonObject", "JsonArray"):
+        kind = {"JsonValue": "value", "JsonObject": "object", "JsonArray": "array"}[name]
+        base, node = {"value": "builtins.object", "object": "builtins.dict", "array": "builtins.list"}[kind], JsonType(kind)  # type: ignore[arg-type]
     else:
-        td = info.typeddict_type
-        assert td is not None
-        for name in _typeddict_keys(self, info):
-            typ = td.items[name]
-            node, _, _ = field_form(name, typ)
-            fields.append(RecordField(name, node, name in td.required_keys, NO_DEFAULT))
-        hashable = False
-    return Record(info.name, kind, tuple(fields), _record_docstrings(self, info), hashable)  # type: ignore[arg-type]
-
-
-def _attribute_type(info: TypeInfo, name: str) -> Type | None:
-    for c in info.mro:
-        sym = c.names.get(name)
-        if sym is not None and isinstance(sym.node, Var):
-            return sym.node.type
-    return None
-
-
-def settle(default: Default, node: TypeNode) -> Default:
-    """An unreadable default of a type whose defaults are never written is just opaque.
-
-    The runtime holds some value there and writes nothing; only for a writable type
-    does the value matter (OLT014).
-    """
-    if default.state == "unreadable" and not rules.is_writable_type(node):
-        return OPAQUE_DEFAULT
-    return default
+        return None
+    return FAnnotated(FOther(base), (NodeMeta(node),))

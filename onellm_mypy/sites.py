@@ -36,21 +36,21 @@ from onellm_runtime.core.model import Param, ParamKind, Returns, ToolModel, Type
 from onellm_runtime.core.options import DEFAULT_OPTIONS, OPTION_NAMES, ToolOptions
 
 from . import source as src
-from .forms import FClass, FGeneric, FNone, Form, FUnion
+from onellm_runtime.core.forms import FClass, FGeneric, FNone, Form, FUnion
+from onellm_runtime.core.lowering import ARRAYS
+
 from .mypy_front import (
     _AWAITABLES,
     _CANCELLATION,
     _CONTEXT,
-    _LISTS,
     _PARTS,
     CannotLower,
     Frontend,
-    Lowering,
     NeedMypy,
     Scope,
     module_of_fullname,
-    settle,
 )
+from .records import lower_form, settle
 from .decorators import (
     CLASSMETHOD,
     OVERLOAD,
@@ -231,7 +231,7 @@ class _ToolLowering:
                 context: ParamKind = "context" if form.fullname == _CONTEXT else "cancellation"
                 params.append(Param(name, Unsupported("other"), context, settle(default, Unsupported("other")), loc))
                 continue
-            node = Lowering(fe).lower(form)
+            node = lower_form(fe, form)
             params.append(Param(name, node, "normal", settle(default, node), loc))
         returns = self.returns(returns_ann, ann_scope)
         type_params = tuple(getattr(t, "name", "") for t in getattr(fn, "type_params", ()) or ())
@@ -256,11 +256,11 @@ class _ToolLowering:
             return Returns("none")
         if _is_part(form) or _is_parts_union(form):
             return Returns("parts")
-        if isinstance(form, FGeneric) and (form.origin.fullname in _LISTS or form.origin.fullname == "builtins.tuple"):
+        if isinstance(form, FGeneric) and (ARRAYS.get(form.origin.fullname) == "list" or form.origin.fullname == "builtins.tuple"):
             item = form.args[0] if form.args else None
             if _is_part(item) or _is_parts_union(item):
                 return Returns("parts")
-        return Returns("type", Lowering(self.fe).lower(form))
+        return Returns("type", lower_form(self.fe, form))
 
 
 def no_source(module: str) -> str:

@@ -1,8 +1,12 @@
 """The runtime front end: Python functions and ``typing`` objects -> the neutral model.
 
-It reports what was written and never judges: an ``Any`` becomes ``Unsupported("any")``
-and the shared core decides it is OLT002. Lowered records are cached per class (and type
-arguments), which keeps building many tools over the same records cheap.
+An annotation is *evaluated* into a ``core.forms`` form (``_Evaluation``: what was written,
+a Literal's order read back from the source where typing's caches lose it), and
+``core.lowering`` turns the form into model nodes, asking ``_Classes`` what only the
+runtime knows of a class. It reports what was written and never judges: an ``Any``
+becomes ``Unsupported("any")`` and the shared core decides it is OLT002. Caches stay in
+front of the lowering: lowered annotations by identity, records per class (and type
+arguments), enums and class forms per class, one node per scalar type.
 """
 
 from __future__ import annotations
@@ -20,34 +24,45 @@ import typing_extensions
 from ..core import markers, rules
 from ..core.scalars import BY_TYPE
 from ..context import CancellationToken, ToolContext
+from ..core.forms import (
+    FAnnotated,
+    FAny,
+    FBare,
+    FCallable,
+    FClass,
+    FEllipsis,
+    FGeneric,
+    FLiteral,
+    FNewType,
+    FNone,
+    FOther,
+    Form,
+    FTypeVar,
+    FUnion,
+    LitValue,
+    Meta,
+    NodeMeta,
+)
+from ..core.lowering import Lowering, Subst
 from ..core.model import (
-    MAX_RECORD_DEPTH,
     writable_number,
     NO_DEFAULT,
     NONE_DEFAULT,
     OPAQUE_DEFAULT,
-    Annotated,
-    ArrayType,
     Default,
     EnumType,
     JsonType,
-    LiteralType,
-    MapType,
     Marker,
-    NotARecord,
-    Nullable,
     Param,
     ParamKind,
     Record,
     RecordField,
+    RecordKind,
     Returns,
     Scalar,
     ScalarKind,
-    SelfReference,
     ToolModel,
     TypeNode,
-    TypeVarRef,
-    UnionType,
     Unsupported,
 )
 from ..core.options import ToolOptions
@@ -68,9 +83,6 @@ Site = tuple[object, str]
 _SCALAR_NODES: dict[object, Scalar] = {tp: Scalar(kind) for tp, kind in BY_TYPE.items()}
 
 _LISTS: set[object] = {list, abc.Sequence, abc.MutableSequence, abc.Iterable, abc.Collection}
-_SETS: dict[object, Literal["set", "frozenset"]] = {set: "set", abc.Set: "set", abc.MutableSet: "set", frozenset: "frozenset"}
-_MAPS: set[object] = {dict, abc.Mapping, abc.MutableMapping}
-_BARE = _LISTS | set(_SETS) | _MAPS | {tuple}
 _UNIONS: set[object] = {typing.Union}
 if sys.version_info >= (3, 10):
     _UNIONS.add(types.UnionType)
@@ -116,98 +128,69 @@ def _marker(meta: object) -> Marker | None:
     return markers.read_object(meta)
 
 
-class _Lowering:
-    """One lowering pass: the stack of records being entered, for OLT006."""
+class _Evaluation:
+    """Evaluating one annotation into a form (``core.forms``), where it was written.
 
-    def __init__(self, subst: Mapping[object, object] | None = None, site: Site | None = None, root: object = None) -> None:
-        self.stack: list[object] = []
-        self.subst: Mapping[object, object] = subst or {}
-        # Where the annotation being lowered was written, and its own object (see _written)
-        self.site: Site | None = site
-        self.root: object = root
-        self.subst_site: Site | None = None
-        self.in_field: bool = False
-        self.origins: dict[tuple[int, str], Origin] = {}
+    ``site`` and ``root`` are where the annotation was written and its own object: a
+    Literal's or a union's order may have to be read from the source there (``_written``).
+    """
+
+    def __init__(self, origins: dict[tuple[int, str], Origin], site: Site | None, root: object, in_field: bool) -> None:
+        self.origins = origins
+        self.site = site
+        self.root = root
+        self.in_field = in_field
         #: A Literal's order was read at an origin the caches do not key on (the root's, or a
         #: type argument's): the result is not to be cached by the annotation object.
         self.contextual = False
 
-    def lower(self, tp: object) -> TypeNode:
+    def evaluate(self, tp: object) -> Form:
+        if type(tp) is type:  # a plain class: the usual annotation
+            return _NONE_FORM if tp is _NONE_TYPE else _class_form(tp)
         if isinstance(tp, (str, typing.ForwardRef)):
             text = tp if isinstance(tp, str) else tp.__forward_arg__
             if _compiled(text) is None:  # never resolvable: no retry
                 raise InvalidAnnotation("", text)
             raise Unresolved(text)
-        if tp is None or tp is type(None):
-            return Unsupported("none")
+        if tp is None:
+            return _NONE_FORM
         if tp is Any or tp is typing_extensions.Any:
-            return Unsupported("any")
-        if tp is object:
-            return Unsupported("object")
-        if isinstance(tp, type):
-            # scalars, and the records and enums lowered before (classes are taken as
-            # fixed once seen; a cached record is acyclic, and not being lowered now)
-            known = _SCALAR_NODES.get(tp) or _RECORDS.get(tp) or _ENUMS.get(tp)
-            if known is not None:
-                return known
+            return _ANY_FORM
+        if tp is Ellipsis:
+            return _ELLIPSIS_FORM
         if isinstance(tp, typing.TypeVar):
-            if tp in self.subst:
-                return self._substituted(self.subst[tp])
-            return TypeVarRef(tp.__name__)
+            return FTypeVar(tp.__name__, f"{tp.__module__}.{tp.__name__}")
         origin = typing.get_origin(tp)
         if origin is not None:
             return self._generic(tp, origin, typing.get_args(tp))
         # A NewType has no origin. Asked only now because a generic alias answers a missing
         # dunder attribute slowly (its __getattr__ raises), and a NewType is no generic.
         supertype = getattr(tp, "__supertype__", None)
-        if supertype is not None:
-            return self.lower(supertype)
+        if supertype is not None:  # evaluated here, where it is written into the annotation
+            return self.evaluate(supertype)
         if isinstance(tp, type):
-            return self._class(tp)
+            return _class_form(tp)
         if callable(tp):
-            return Unsupported("callable")
-        return Unsupported("other", repr(tp))
+            return _CALLABLE_FORM
+        return FOther(repr(tp))
 
-    def _generic(self, tp: object, origin: object, args: tuple[Any, ...]) -> TypeNode:
+    def _generic(self, tp: object, origin: object, args: tuple[Any, ...]) -> Form:
         if origin in _ANNOTATED:
-            return self._annotated(typing.get_args(tp)[0], tp.__metadata__)  # type: ignore[attr-defined]
+            metadata = cast("tuple[object, ...]", getattr(tp, "__metadata__"))
+            return FAnnotated(self.evaluate(args[0]), tuple(m for m in map(_meta, metadata) if m is not None))
         if origin in _UNIONS:
-            return self._union(self._written_members(tp, args))
+            return FUnion(tuple(self.evaluate(a) for a in self._written_members(tp, args)))
         if origin in _LITERALS:
-            return self._literal(self._written(tp, args))
+            return FLiteral(_literal_values(self._written(tp, args)))
         if origin in _TD_WRAPPERS:
-            return self.lower(args[0])
+            return self.evaluate(args[0])
         if not args:
-            return Unsupported("bare", getattr(origin, "__name__", repr(origin)))
-        if origin in _LISTS:
-            return ArrayType(self.lower(args[0]), "list")
-        if origin is tuple:
-            if len(args) == 2 and args[1] is Ellipsis:
-                return ArrayType(self.lower(args[0]), "tuple")
-            return Unsupported("fixed_tuple")
-        if origin in _SETS:
-            return ArrayType(self.lower(args[0]), _SETS[origin])
-        if origin in _MAPS:
-            key = args[0]
-            while key is not str and getattr(key, "__supertype__", None) is not None:
-                key = key.__supertype__
-            if key is not str:
-                return Unsupported("dict_key")
-            return MapType(self.lower(args[1]))
+            return FBare(getattr(origin, "__name__", repr(origin)))
         if origin is _CALLABLE:  # what get_origin gives for typing.Callable too
-            return Unsupported("callable")
-        if isinstance(origin, type) and _record_kind(origin) is not None:
-            params = getattr(origin, "__parameters__", ())
-            subst_site = self.subst_site if any(a in self.subst for a in args if isinstance(a, typing.TypeVar)) else self.site
-            return self._record(origin, dict(zip(params, (self._subst(a) for a in args))), subst_site)
-        if origin is type:  # type[X]: a class object, not a collection
-            return Unsupported("other", repr(tp))
-        if isinstance(origin, type):
-            return Unsupported("collection", origin.__name__)
-        return Unsupported("other", repr(tp))
-
-    def _subst(self, arg: object) -> object:
-        return self.subst.get(arg, arg) if isinstance(arg, typing.TypeVar) else arg
+            return _CALLABLE_FORM
+        if origin is type or not isinstance(origin, type):  # type[X]: a class object, named as typing does
+            return FOther(repr(tp))
+        return FGeneric(_class_form(origin), tuple(self.evaluate(a) for a in args))
 
     def _written(self, tp: object, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """A Literal's values in the order the source wrote them.
@@ -234,7 +217,7 @@ class _Lowering:
         return args if origin is None else origin.written_members(args)
 
     def _origin(self) -> Origin | None:
-        """Where the annotation being lowered was written, read from now on (see _written)."""
+        """Where the annotation being evaluated was written, read from now on (see _written)."""
         if not self.in_field:
             self.contextual = True
         if self.site is None:
@@ -247,116 +230,106 @@ class _Lowering:
             origin = self.origins[key] = Origin(*self.site)
         return origin
 
-    def _substituted(self, arg: object) -> TypeNode:
-        """A record's type argument, lowered where it was written."""
-        saved = self.site, self.root, self.in_field
-        self.site, self.root, self.in_field = self.subst_site, None, False
-        try:
-            return self.lower(arg)
-        finally:
-            self.site, self.root, self.in_field = saved
 
-    def field(self, cls: type, name: str, tp: object) -> TypeNode:
+_NONE_FORM = FNone()
+_ANY_FORM = FAny()
+_ELLIPSIS_FORM = FEllipsis()
+_CALLABLE_FORM = FCallable()
+
+
+def _class_form(tp: type) -> FClass:
+    """A class's form, made once per class (classes are taken as fixed once seen)."""
+    form = _CLASS_FORMS.get(tp)
+    if form is None:
+        module: str = tp.__module__
+        fullname = f"{module}.{tp.__qualname__}"
+        if "<locals>" in fullname:  # one class statement runs again: each class is its own
+            fullname = f"{fullname}@{id(tp):x}"
+        form = FClass(fullname, module, tp.__name__, tp)
+        if len(_CLASS_FORMS) >= _ANNOTATIONS_MAX:
+            _CLASS_FORMS.clear()
+        _CLASS_FORMS[tp] = form
+    return form
+
+
+#: Classes' forms (bounded); each holds its class, so no id is reused while it is kept.
+_CLASS_FORMS: dict[type, FClass] = {}
+
+
+def _meta(meta: object) -> Meta | None:
+    """One ``Annotated`` metadata object: the aliases' nodes, else a known marker, else None."""
+    if isinstance(meta, SizedInt):
+        return NodeMeta(Scalar(ScalarKind.INT, meta.minimum, meta.maximum, meta.name))
+    if isinstance(meta, CharMarker):
+        return NodeMeta(Scalar(ScalarKind.CHAR))
+    if isinstance(meta, JsonMarker):
+        return NodeMeta(JsonType(meta.kind))  # type: ignore[arg-type]
+    return _marker(meta)
+
+
+def _literal_values(args: tuple[Any, ...]) -> tuple[LitValue, ...]:
+    values: list[LitValue] = []
+    seen: set[tuple[str, object]] = set()
+    for v in args:
+        kind = type(v).__name__
+        if type(v) in (str, int, bool):
+            key = (kind, v)  # by kind too: True == 1, but they are different values here
+            if key in seen:
+                continue
+            seen.add(key)
+        values.append(LitValue(kind, v, repr(v)))
+    return tuple(values)
+
+
+class _Classes:
+    """``core.lowering.FrontEnd`` over classes: what the runtime knows of them."""
+
+    def __init__(self) -> None:
+        self.origins: dict[tuple[int, str], Origin] = {}
+
+    def known(self, cls: FClass) -> TypeNode | None:
+        handle = cls.handle
+        return _SCALAR_NODES.get(handle) or _RECORDS.get(handle) or _ENUMS.get(handle)  # type: ignore[call-overload]
+
+    def enum(self, cls: FClass) -> EnumType | None:
+        tp = cast(type, cls.handle)
+        node = _ENUMS.get(tp)
+        if node is None and issubclass(tp, enum.Enum):  # an enum's members are fixed when its class is made
+            members = tuple(m.name for m in tp)
+            node = _ENUMS[tp] = EnumType(tp.__name__, members, issubclass(tp, enum.Flag), origin=tp)
+        return node
+
+    def record_kind(self, cls: FClass) -> RecordKind | None:
+        return _record_kind(cast(type, cls.handle))
+
+    def record_params(self, cls: FClass) -> tuple[str, ...]:
+        params: tuple[typing.TypeVar, ...] = getattr(cls.handle, "__parameters__", ())
+        return tuple(f"{p.__module__}.{p.__name__}" for p in params)
+
+    def is_protocol(self, cls: FClass) -> bool:
+        return bool(getattr(cls.handle, "_is_protocol", False)) or _is_abstract(cast(type, cls.handle))
+
+    def is_metaclass(self, cls: FClass) -> bool:
+        return issubclass(cast(type, cls.handle), type)
+
+    def supertype(self, newtype: FNewType) -> Form:
+        return _Evaluation(self.origins, None, None, True).evaluate(getattr(newtype.handle, "__supertype__"))
+
+    def cached_record(self, cls: FClass, subst: Subst) -> Record | None:
+        return _RECORDS.get((cls.handle, tuple(subst.items())) if subst else cls.handle)
+
+    def read_record(self, lowering: Lowering, cls: FClass) -> tuple[Record, object]:
+        return _lower_record(self, lowering, cast(type, cls.handle)), None
+
+    def cache_record(self, cls: FClass, subst: Subst, record: Record, read: object) -> None:
+        try:
+            _RECORDS[(cls.handle, tuple(subst.items())) if subst else cls.handle] = record
+        except TypeError:  # unhashable type arguments
+            pass
+
+    def field(self, lowering: Lowering, cls: type, name: str, tp: object) -> TypeNode:
         """Lower the annotation of field ``name`` of record ``cls`` (written there)."""
-        saved = self.site, self.root, self.in_field
-        self.site, self.root, self.in_field = (cls, name), tp, True
-        try:
-            return self.lower(tp)
-        finally:
-            self.site, self.root, self.in_field = saved
-
-    def _annotated(self, base: object, metadata: tuple[object, ...]) -> TypeNode:
-        markers: list[Marker] = []
-        node: TypeNode | None = None
-        for meta in metadata:
-            if isinstance(meta, SizedInt):
-                node = Scalar(ScalarKind.INT, meta.minimum, meta.maximum, meta.name)
-            elif isinstance(meta, CharMarker):
-                node = Scalar(ScalarKind.CHAR)
-            elif isinstance(meta, JsonMarker):
-                node = JsonType(meta.kind)  # type: ignore[arg-type]
-            else:
-                m = _marker(meta)
-                if m is not None:
-                    markers.append(m)
-        if node is None:
-            node = self.lower(base)
-        if isinstance(node, Annotated):  # Annotated flattened through a NewType or alias
-            markers = [*node.markers, *markers]
-            node = node.inner
-        return Annotated(node, tuple(markers)) if markers else node
-
-    def _union(self, args: tuple[Any, ...]) -> TypeNode:
-        nullable = any(a is None or a is type(None) for a in args)
-        members = [self.lower(a) for a in args if not (a is None or a is type(None))]
-        if not members:
-            return Unsupported("none")
-        node: TypeNode = members[0] if len(members) == 1 else UnionType(tuple(members))
-        return Nullable(node) if nullable else node
-
-    def _literal(self, args: tuple[Any, ...]) -> TypeNode:
-        values: list[str | int | bool] = []
-        seen: set[tuple[bool, object]] = set()
-        nullable = False
-        for v in args:
-            if v is None:
-                nullable = True
-            elif type(v) in (str, int, bool):
-                key = (isinstance(v, bool), v)  # True == 1, but they are different values here
-                if key not in seen:
-                    seen.add(key)
-                    values.append(v)
-            else:
-                return Unsupported("other", f"Literal[{v!r}]")
-        if not values:
-            return Unsupported("none")
-        node = LiteralType(tuple(values))
-        return Nullable(node) if nullable else node
-
-    def _class(self, tp: type[Any]) -> TypeNode:
-        if issubclass(tp, enum.Enum):
-            node = _ENUMS.get(tp)
-            if node is None:  # an enum's members are fixed when its class is made
-                members = tuple(m.name for m in tp)
-                node = _ENUMS[tp] = EnumType(tp.__name__, members, issubclass(tp, enum.Flag), origin=tp)
-            return node
-        if tp in _BARE or tp in (typing.List, typing.Dict, typing.Set, typing.FrozenSet, typing.Tuple):
-            return Unsupported("bare", tp.__name__)
-        if _record_kind(tp) is not None:
-            return self._record(tp, {})
-        if getattr(tp, "_is_protocol", False) or _is_abstract(tp):
-            return Unsupported("protocol", tp.__name__)
-        if tp in (ToolContext, CancellationToken) or tp in _PARTS:
-            return Unsupported("other", tp.__name__)
-        if issubclass(tp, type) or tp.__module__ in ("builtins", "collections", "collections.abc", "typing"):
-            return Unsupported("collection" if tp.__module__ != "builtins" else "other", tp.__name__)
-        return NotARecord(tp.__name__)
-
-    def _record(self, cls: type, subst: dict[object, object], subst_site: Site | None = None) -> TypeNode:
-        if cls in self.stack:
-            return SelfReference(cls.__name__)
-        if len(self.stack) > MAX_RECORD_DEPTH:  # reported by the checker (rules.record_depth)
-            self.contextual = True  # where the cut falls depends on the way in: not cached
-            return Unsupported("too_deep", str(MAX_RECORD_DEPTH))
-        key = (cls, tuple(subst.items())) if subst else cls
-        cached = _RECORDS.get(key)
-        if cached is not None:  # cached records are acyclic, so safe under any stack
-            return cached
-        self.stack.append(cls)
-        outer_subst, outer_site, outer_contextual = self.subst, self.subst_site, self.contextual
-        self.subst, self.subst_site, self.contextual = subst, subst_site, False
-        try:
-            record = _lower_record(self, cls)
-        finally:
-            contextual = self.contextual
-            self.subst, self.subst_site, self.contextual = outer_subst, outer_site, outer_contextual or contextual
-            self.stack.pop()
-        if not rules.contains_self_reference(record) and not contextual and rules.record_depth(record) <= MAX_RECORD_DEPTH:
-            try:
-                _RECORDS[key] = record
-            except TypeError:  # unhashable type arguments
-                pass
-        return record
+        return lowering.lower(_Evaluation(self.origins, (cls, name), tp, True).evaluate(tp))
 
 
 _RECORDS: dict[object, Record] = {}
@@ -666,7 +639,7 @@ def _record_docstrings(cls: type) -> tuple[str, ...]:
     return tuple(docs)
 
 
-def _lower_record(lowering: _Lowering, cls: type) -> Record:
+def _lower_record(classes: _Classes, lowering: Lowering, cls: type) -> Record:
     kind = _record_kind(cls)
     assert kind is not None
     hints = _hints(cls)
@@ -678,7 +651,7 @@ def _lower_record(lowering: _Lowering, cls: type) -> Record:
             has_default = f.default is not dataclasses.MISSING
             has_factory = f.default_factory is not dataclasses.MISSING
             default = _default(f.default) if has_default else (OPAQUE_DEFAULT if has_factory else NO_DEFAULT)
-            fields.append(RecordField(f.name, lowering.field(cls, f.name, hints[f.name]), not (has_default or has_factory), default))
+            fields.append(RecordField(f.name, classes.field(lowering, cls, f.name, hints[f.name]), not (has_default or has_factory), default))
         # eq=False: instances equal only themselves, so a set of them could not refuse two
         # equal JSON items (the schema's uniqueItems); such a record is no set item
         hashable = getattr(cls, "__hash__", None) is not None and _declared_eq(cls)
@@ -687,7 +660,7 @@ def _lower_record(lowering: _Lowering, cls: type) -> Record:
         names: tuple[str, ...] = getattr(cls, "_fields")
         for name in names:
             default = _default(defaults[name]) if name in defaults else NO_DEFAULT
-            fields.append(RecordField(name, lowering.field(cls, name, hints[name]), name not in defaults, default))
+            fields.append(RecordField(name, classes.field(lowering, cls, name, hints[name]), name not in defaults, default))
         hashable = True
     else:
         required_keys = getattr(cls, "__required_keys__", frozenset(hints))
@@ -695,7 +668,7 @@ def _lower_record(lowering: _Lowering, cls: type) -> Record:
             required = _typeddict_qualifier(hints[name])
             if required is None:
                 required = name in required_keys
-            fields.append(RecordField(name, lowering.field(cls, name, hints[name]), required, NO_DEFAULT))
+            fields.append(RecordField(name, classes.field(lowering, cls, name, hints[name]), required, NO_DEFAULT))
         hashable = False
     return Record(cls.__name__, kind, tuple(fields), _record_docstrings(cls), hashable, origin=cls)
 
@@ -737,9 +710,11 @@ def lower_type(tp: object, site: Site | None = None, root: object = _SAME) -> Ty
         hit = _ANNOTATIONS.get(id(tp))
         if hit is not None and hit[0] is tp:
             return hit[1]
-    lowering = _Lowering(site=site, root=tp if root is _SAME else root)
-    node = lowering.lower(tp)  # Unresolved propagates: nothing is remembered, it is retried
-    if lowering.contextual:  # the same object may stand for another order elsewhere
+    classes = _Classes()
+    evaluation = _Evaluation(classes.origins, site, tp if root is _SAME else root, False)
+    lowering = Lowering(classes)
+    node = lowering.lower(evaluation.evaluate(tp))  # Unresolved propagates: nothing is remembered, it is retried
+    if evaluation.contextual or lowering.cut:  # the same object may stand for another order elsewhere
         return node
     if len(_ANNOTATIONS) >= _ANNOTATIONS_MAX:
         _ANNOTATIONS.clear()

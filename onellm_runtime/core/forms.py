@@ -1,9 +1,13 @@
-"""Forms: what an annotation evaluates to, as the runtime would hold it.
+"""Forms: what an annotation evaluates to, as the runtime would hold it, in neutral terms.
 
 ``Optional[X]`` is a union with ``None``; nested unions and ``Annotated`` are flattened
-(as ``typing`` does); ``typing.List`` is ``list``; an alias is its value. The static
-front end evaluates annotations into these (``mypy_front.Frontend.evaluate``) and then
-lowers them with the same branches as ``onellm_runtime.front.typing_front._Lowering``.
+(as ``typing`` does); ``typing.List`` is ``list``; an alias is its value. A front end
+evaluates annotations into these; ``lowering`` turns them into model nodes, so both
+front ends share every decision made after evaluation.
+
+A class is named by its full name, module and runtime name; the front end's own handle
+on it (a mypy ``TypeInfo``, a class object) rides along for the questions only the front
+end can answer (``lowering.FrontEnd``), and never takes part in equality.
 """
 
 from __future__ import annotations
@@ -11,10 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-from mypy.nodes import TypeInfo
-
-from onellm_runtime.core.model import JsonType, Marker, Scalar, ScalarKind, TypeNode
-from onellm_runtime.aliases import SIZED_INTS
+from .model import Marker, TypeNode
 
 __all__ = [
     "FNone",
@@ -37,7 +38,6 @@ __all__ = [
     "Form",
     "annotated",
     "union",
-    "special_node",
 ]
 
 
@@ -63,14 +63,20 @@ class FCallable:
 
 @dataclass(frozen=True)
 class FClass:
+    """A class: ``fullname`` is ``module.qualified_name``; ``name`` its ``__name__`` at runtime."""
+
     fullname: str
-    info: TypeInfo = field(compare=False, hash=False, repr=False)
+    module: str
+    name: str
+    handle: object = field(compare=False, hash=False, repr=False)
 
 
 @dataclass(frozen=True)
 class FNewType:
+    """A ``NewType``; its supertype is evaluated on demand (``FrontEnd.supertype``)."""
+
     fullname: str
-    info: TypeInfo = field(compare=False, hash=False, repr=False)
+    handle: object = field(compare=False, hash=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -124,7 +130,7 @@ class FTypeVar:
 
 @dataclass(frozen=True)
 class FBare:
-    """A bare generic alias without a class behind it in mypy (``typing.Callable``)."""
+    """A bare generic alias without a class behind it (``typing.Callable``)."""
 
     name: str
 
@@ -174,22 +180,3 @@ def union(args: list[Form]) -> Form:
             if member not in flat:
                 flat.append(member)
     return flat[0] if len(flat) == 1 else FUnion(tuple(flat))
-
-
-def special_node(fullname: str) -> Form | None:
-    """The aliases of ``onellm_runtime.aliases``, as the runtime sees them (``Annotated[int, SizedInt]``)."""
-    module, _, name = fullname.rpartition(".")
-    if module not in ("onellm_runtime.aliases", "onellm_runtime"):
-        return None
-    sized = SIZED_INTS.get(name)
-    if sized is not None:
-        base = "builtins.int"
-        node: TypeNode = Scalar(ScalarKind.INT, sized.minimum, sized.maximum, sized.name)
-    elif name == "Char":
-        base, node = "builtins.str", Scalar(ScalarKind.CHAR)
-    elif name in ("JsonValue", "JsonObject", "JsonArray"):
-        kind = {"JsonValue": "value", "JsonObject": "object", "JsonArray": "array"}[name]
-        base, node = {"value": "builtins.object", "object": "builtins.dict", "array": "builtins.list"}[kind], JsonType(kind)  # type: ignore[arg-type]
-    else:
-        return None
-    return FAnnotated(FOther(base), (NodeMeta(node),))
