@@ -24,7 +24,6 @@ from .model import (
     Param,
     Record,
     Scalar,
-    ScalarKind,
     SelfReference,
     ToolModel,
     TypeNode,
