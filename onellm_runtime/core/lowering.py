@@ -41,7 +41,6 @@ from .model import (
     Nullable,
     Record,
     RecordKind,
-    Scalar,
     SelfReference,
     TypeNode,
     TypeVarRef,

@@ -21,7 +21,7 @@ from typing import Any, Callable, Literal, Mapping, cast
 
 import typing_extensions
 
-from ..core import markers, rules
+from ..core import markers
 from ..core.scalars import BY_TYPE
 from ..context import CancellationToken, ToolContext
 from ..core.forms import (
