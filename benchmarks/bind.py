@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 import json
 import statistics
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import shapes
 from .peers import Peers
@@ -44,7 +45,9 @@ def onellm_binder(fn: Callable[..., Any], raw: str | bytes) -> tuple[Callable[[]
     return (lambda: tool.bind(raw)), ""
 
 
-def _validators(peers: Peers, fn: Callable[..., Any]) -> list[tuple[str, str, Callable[[], Callable[[str | bytes], object]], str]]:
+def _validators(
+    peers: Peers, fn: Callable[..., Any]
+) -> list[tuple[str, str, Callable[[], Callable[[str | bytes], object]], str]]:
     """(peer, label, make, note): each makes a one-argument validator of the raw document."""
 
     def type_adapter() -> Callable[[str | bytes], object]:
@@ -116,7 +119,9 @@ def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
     for label, fn, _, raw in shapes.BIND_DOCS:
         calls = 3 if smoke else max(50, 2_000_000 // (len(raw) * 20))
         repeat = 1 if smoke else 5
-        out.append(Comparison("bind", _name(label), f"{label} ({len(raw):,} bytes)", _entries(peers, fn, raw, calls, repeat)))
+        out.append(
+            Comparison("bind", _name(label), f"{label} ({len(raw):,} bytes)", _entries(peers, fn, raw, calls, repeat))
+        )
     return out
 
 
@@ -160,7 +165,7 @@ def once(peers: Peers, smoke: bool) -> dict[str, Any]:
         tool = tools.setdefault(fn, Tool.create(fn))
         if _accepts(tool.bind, raw):
             found[ONELLM].append(what)
-    for peer, label, make, _ in _validators(peers, shapes.search_docs):
+    for peer, label, _make, _ in _validators(peers, shapes.search_docs):
         if label == VALIDATE_CALL or not peers.available(peer):
             continue
         accepted: list[str] = []
@@ -193,7 +198,9 @@ def show(report: Report, results: Results, smoke: bool) -> None:
     unchecked: dict[str, list[str]] = results.once.get("bind_unchecked", {})
     if unchecked:
         report.print()
-        report.print(f"  What each accepts of {len(PROBES)} documents that break one rule each (what it does not check):")
+        report.print(
+            f"  What each accepts of {len(PROBES)} documents that break one rule each (what it does not check):"
+        )
         for label, accepted in unchecked.items():
             report.print(f"    {label}: {'; '.join(accepted) if accepted else 'refuses every one'}")
 

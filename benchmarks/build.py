@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import itertools
 import statistics
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from . import shapes
 from .peers import Peers
@@ -78,8 +79,17 @@ def _fresh(fn: Callable[..., Any], cold_records: bool, docstring: bool = True) -
         yield new
 
 
-def _entry(b: Builder, fn: Callable[..., Any], cold: bool, budget_s: float, max_n: int, *, docstring: bool = True,
-           label: str | None = None, onellm: bool | None = None) -> Entry:
+def _entry(
+    b: Builder,
+    fn: Callable[..., Any],
+    cold: bool,
+    budget_s: float,
+    max_n: int,
+    *,
+    docstring: bool = True,
+    label: str | None = None,
+    onellm: bool | None = None,
+) -> Entry:
     label = label or b.label
     try:
         b.build(next(_fresh(fn, cold, docstring)))  # warm-up: lazy imports, and the check that it works

@@ -40,8 +40,9 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Literal
+from typing import Any, Literal
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -328,7 +329,10 @@ def measure_base64(size: int) -> None:
     t = TOOLS["blob"]
     rows: list[tuple[str, Callable[[], object]]] = [
         ("formats.read_base64 (binascii)", lambda: formats.read_base64(encoded)),
-        ("the former regex fullmatch, then binascii", lambda: _FORMER_BASE64.fullmatch(encoded) and base64.b64decode(encoded)),
+        (
+            "the former regex fullmatch, then binascii",
+            lambda: _FORMER_BASE64.fullmatch(encoded) and base64.b64decode(encoded),
+        ),
         ("bind the whole document", lambda: t.bind(doc)),
     ]
     print(f"valid base64 argument of {_size_text(len(encoded))}: peak memory (tracemalloc)")

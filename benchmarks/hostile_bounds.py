@@ -25,7 +25,12 @@ HERE = Path(__file__).resolve().parent
 #: (what, the line's start in hostile.py's output, the limit, the unit)
 BOUNDS = (
     ("hostile documents: worst bind CPU / json.loads CPU", "TARGET bind <= 20x json.loads:", 20.0, "x"),
-    ("hostile documents: worst peak memory per MB of input", "TARGET peak memory <= 50 MB per MB of input:", 50.0, " MB/MB"),
+    (
+        "hostile documents: worst peak memory per MB of input",
+        "TARGET peak memory <= 50 MB per MB of input:",
+        50.0,
+        " MB/MB",
+    ),
     ("hostile documents: worst event-loop stall up to 1 MB", "TARGET loop stall <= 50 ms up to 1 MB:", 50.0, " ms"),
 )
 _WORST = re.compile(r"worst ([0-9.]+)")
@@ -56,7 +61,11 @@ def show(report: Report, results: Results, smoke: bool) -> None:
     if results.once.get("hostile_error"):
         report.print(f"  {results.once['hostile_error']}")
     lines: list[str] = results.once.get("hostile_output", [])
-    for line in lines[lines.index("1. Hostile documents through ToolInvoker.invoke") + 1 :] if "1. Hostile documents through ToolInvoker.invoke" in lines else lines:
+    for line in (
+        lines[lines.index("1. Hostile documents through ToolInvoker.invoke") + 1 :]
+        if "1. Hostile documents through ToolInvoker.invoke" in lines
+        else lines
+    ):
         if line.startswith("2. bytes"):
             break
         report.print("  " + line)

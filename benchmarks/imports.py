@@ -95,7 +95,9 @@ def _programs(peers: Peers, first_tool: bool) -> tuple[list[tuple[str, str, bool
             if p.first_tool
         ]
         skipped = [
-            Row(f"{p.key}: {p.first_tool}", None, skipped=peers.why_missing(p.key)) for p in peers.absent() if p.first_tool
+            Row(f"{p.key}: {p.first_tool}", None, skipped=peers.why_missing(p.key))
+            for p in peers.absent()
+            if p.first_tool
         ]
     else:
         mine = [("onellm: import onellm_runtime", "import onellm_runtime", True)]
@@ -138,7 +140,9 @@ def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
             entries.append(Entry(label, functools.partial(_cpu_sample, program, runs, cwd), is_onellm=mine))
         entries += [Entry(r.label, None, skipped=r.skipped) for r in skipped]
         what = "import + first tool" if first_tool else "import"
-        out.append(Comparison("import", what, f"{what}: CPU time (user+system), minus a bare start", entries, unit="ms"))
+        out.append(
+            Comparison("import", what, f"{what}: CPU time (user+system), minus a bare start", entries, unit="ms")
+        )
     return out
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 import json
 import statistics
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from . import shapes
 from .peers import Peers
@@ -125,7 +126,9 @@ ONELLM = "onellm ToolInvoker().invoke(tool, raw)"
 TARGET_VS_EVERY_PEER = 1.0
 
 
-def _entry(label: str, make: Callable[[], Op], calls: int, repeat: int, *, note: str = "", onellm: bool = False) -> Entry:
+def _entry(
+    label: str, make: Callable[[], Op], calls: int, repeat: int, *, note: str = "", onellm: bool = False
+) -> Entry:
     try:
         op = make()
         per_call_async(op, 1, 1)  # the check that it works (and its first-call set-up)

@@ -110,7 +110,9 @@ def main() -> int:
     ns = parser.parse_args()
     cold, latencies, found = asyncio.run(measure(ns.tools, ns.edits, ns.warmup, ns.debounce_ms))
     ms = sorted(x * 1000 for x in latencies)
-    print(f"onellm lsp, a {ns.tools}-tool file, debounce {ns.debounce_ms} ms, {len(ms)} edits after {ns.warmup} warm-up")
+    print(
+        f"onellm lsp, a {ns.tools}-tool file, debounce {ns.debounce_ms} ms, {len(ms)} edits after {ns.warmup} warm-up"
+    )
     print(f"  open (cold build):           {cold * 1000:8.0f} ms")
     print(f"  after the debounce, median:  {statistics.median(ms):8.0f} ms   (target < 300 ms)")
     print(f"  after the debounce, p90/max: {ms[int(len(ms) * 0.9) - 1 if len(ms) > 1 else 0]:8.0f} / {ms[-1]:.0f} ms")

@@ -28,15 +28,16 @@ import sys
 import threading
 import time
 import tracemalloc
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from onellm_runtime import JsonValue, Tool, ToolInvoker  # noqa: E402
-from onellm_runtime.invoking import convert as convert_module  # noqa: E402
-from onellm_runtime.invoking import invoker as invoker_module  # noqa: E402
-from onellm_runtime.invoking.jobs import JobRegistry  # noqa: E402
+from onellm_runtime import JsonValue, Tool, ToolInvoker
+from onellm_runtime.invoking import convert as convert_module
+from onellm_runtime.invoking import invoker as invoker_module
+from onellm_runtime.invoking.jobs import JobRegistry
 
 
 class Stalls:

@@ -110,7 +110,9 @@ class Report:
             elif base is None:
                 ratio = ""
             else:
-                ratio = spread(ratios(f, base), unit="x") + ("" if base.is_onellm and f.base is None else f" of '{base.label}'")
+                ratio = spread(ratios(f, base), unit="x") + (
+                    "" if base.is_onellm and f.base is None else f" of '{base.label}'"
+                )
             line = (
                 f"    {f.label:<{width}}{_fmt(f.minimum, unit):>10}{_fmt(f.median, unit):>10}{rng:>20}"
                 f"{len(f.samples):>7}   {ratio}"

@@ -14,8 +14,9 @@ over the rounds, so the load of a round cancels out of it.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 __all__ = ["Entry", "Comparison", "Figure", "Results", "Target", "spread", "run_rounds"]
 
@@ -198,7 +199,9 @@ def run_rounds(
     on_round: Callable[[int], None] | None = None,
 ) -> Results:
     """Sample every entry once per round, entries alternating; a failing entry is skipped from then on."""
-    figures = {id(e): Figure(e.label, [], e.skipped, e.note, e.is_onellm, e.base) for c in comparisons for e in c.entries}
+    figures = {
+        id(e): Figure(e.label, [], e.skipped, e.note, e.is_onellm, e.base) for c in comparisons for e in c.entries
+    }
     for r in range(rounds):
         if on_round is not None:
             on_round(r)

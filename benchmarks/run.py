@@ -81,7 +81,9 @@ WORSE = 1.10
 def _commit(tree: Path) -> str:
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=tree, capture_output=True, text=True)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=tree, capture_output=True, text=True)
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=tree, capture_output=True, text=True
+        )
         return (out.stdout.strip() or "?") + (" (uncommitted changes)" if dirty.stdout.strip() else "")
     except OSError:
         return "?"
@@ -111,7 +113,9 @@ def _header(report: Report, peers: Peers, args: argparse.Namespace, trees: list[
         report.print(f"  peer {p.key}: SKIPPED, {peers.why_missing(p.key)}")
 
 
-def _measure(only: list[str], peers: Peers, smoke: bool, rounds: int, with_once: bool, report: Report | None) -> Results:
+def _measure(
+    only: list[str], peers: Peers, smoke: bool, rounds: int, with_once: bool, report: Report | None
+) -> Results:
     comparisons = [c for name in only for c in SECTIONS[name].comparisons(peers, smoke, rounds)]
 
     def progress(r: int) -> None:
@@ -139,9 +143,7 @@ def _targets(results: Results, only: list[str]) -> list[Target]:
 
 
 def _summary(report: Report, targets: list[Target], before: Results | None, only: list[str]) -> None:
-    report.section(
-        "Targets (the verdict is on the median of the round-by-round ratios; range min-max across rounds)"
-    )
+    report.section("Targets (the verdict is on the median of the round-by-round ratios; range min-max across rounds)")
     old = {t.what: t for t in _targets(before, only)} if before is not None else {}
     if not targets:
         report.print("  (no target was measured)")
@@ -165,7 +167,9 @@ def _child(tree: Path, args: argparse.Namespace, only: list[str], with_once: boo
         cmd.append("--no-once")
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
-        raise SystemExit(f"the child for {tree} failed ({done.returncode}):\n{done.stdout[-2000:]}{done.stderr[-3000:]}")
+        raise SystemExit(
+            f"the child for {tree} failed ({done.returncode}):\n{done.stdout[-2000:]}{done.stderr[-3000:]}"
+        )
     return Results.from_json(json.loads(out.read_text(encoding="utf-8")))
 
 
@@ -213,7 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="PATH", help="also write every figure (each round's) to PATH as JSON")
     parser.add_argument("--baseline", metavar="PATH", help="another checkout to compare with, figure by figure")
     parser.add_argument(
-        "--mypy-tools", default="", help="tool counts of the mypy section's projects (default 500,2000; e.g. 500,2000,10000)"
+        "--mypy-tools",
+        default="",
+        help="tool counts of the mypy section's projects (default 500,2000; e.g. 500,2000,10000)",
     )
     parser.add_argument("--tree", help=argparse.SUPPRESS)  # a --baseline child: whose onellm to import
     parser.add_argument("--worker-json", help=argparse.SUPPRESS)  # a --baseline child: where its figures go
@@ -246,7 +252,11 @@ def main(argv: list[str] | None = None) -> int:
         targets = _targets(results, only)
         _summary(report, targets, None, only)
         if args.json:
-            payload: dict[str, Any] = {"smoke": args.smoke, "results": results.to_json(), "targets": [vars(t) for t in targets]}
+            payload: dict[str, Any] = {
+                "smoke": args.smoke,
+                "results": results.to_json(),
+                "targets": [vars(t) for t in targets],
+            }
             Path(args.json).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
         return 0
 
@@ -261,8 +271,10 @@ def main(argv: list[str] | None = None) -> int:
             order = [("new", ROOT, new), ("old", base, old)]
             for tag, tree, into in order if r % 2 == 0 else order[::-1]:
                 into.extend(_child(tree, args, only, r == 0, Path(tmp) / f"{tag}-{r}.json"))
-    report.print(f"  the children imported onellm_runtime from {new.once.get('onellm_imported_from')} (new) and"
-                 f" {old.once.get('onellm_imported_from')} (old)")
+    report.print(
+        f"  the children imported onellm_runtime from {new.once.get('onellm_imported_from')} (new) and"
+        f" {old.once.get('onellm_imported_from')} (old)"
+    )
     for name in only:
         SECTIONS[name].show(report, new, args.smoke)
     _before_after(report, new, old)

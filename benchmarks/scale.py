@@ -14,7 +14,8 @@ import gc
 import itertools
 import time
 import tracemalloc
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import shapes
 from .build import Builder, builders
@@ -117,7 +118,11 @@ def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
     for b in found[1:]:
         entries.append(Entry(f"{b.label}, {small:,} tools, GC on", _per_tool(b, small, True)))
     entries += [Entry(r.label + f", {small:,} tools", None, skipped=r.skipped) for r in skipped]
-    return [Comparison("scale", "time per tool", "time per tool (ratio: to onellm at the small size, paused to paused)", entries)]
+    return [
+        Comparison(
+            "scale", "time per tool", "time per tool (ratio: to onellm at the small size, paused to paused)", entries
+        )
+    ]
 
 
 def once(peers: Peers, smoke: bool) -> dict[str, Any]:
@@ -140,7 +145,9 @@ def growth(results: Results, gc_on: bool) -> list[float]:
 
 def _sizes_in(results: Results) -> tuple[int, int]:
     t = results.table("scale", "time per tool")
-    labels = [] if t is None else [f.label for f in t.figures if f.label.startswith("onellm, ") and "paused" not in f.label]
+    labels = (
+        [] if t is None else [f.label for f in t.figures if f.label.startswith("onellm, ") and "paused" not in f.label]
+    )
     counts = sorted(int(label.split(", ")[1].split()[0].replace(",", "")) for label in labels)
     return (counts[0], counts[-1]) if counts else (0, 0)
 
@@ -162,7 +169,10 @@ def show(report: Report, results: Results, smoke: bool) -> None:
             report.print(f"    {label:<52}{kib:10.1f} KiB")
     tracked: dict[str, float] = results.once.get("scale_gc_tracked_per_tool", {})
     if tracked:
-        report.print("  objects the collector tracks, per onellm tool kept: " + ", ".join(f"{v:.1f} at {n} tools" for n, v in tracked.items()))
+        report.print(
+            "  objects the collector tracks, per onellm tool kept: "
+            + ", ".join(f"{v:.1f} at {n} tools" for n, v in tracked.items())
+        )
 
 
 def targets(results: Results) -> list[Target]:

@@ -262,11 +262,13 @@ BIND_DOCS: list[tuple[str, Callable[..., Any], Callable[..., Any], str]] = [
 # --- fresh objects ----------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _definition(fn: Callable[..., Any]) -> types.CodeType:
     """``fn``'s ``def`` statement, compiled once (under its module's ``__future__`` flags)."""
     module = sys.modules[fn.__module__]
-    flags = __future__.annotations.compiler_flag if getattr(module, "annotations", None) is __future__.annotations else 0
+    flags = (
+        __future__.annotations.compiler_flag if getattr(module, "annotations", None) is __future__.annotations else 0
+    )
     source = textwrap.dedent(inspect.getsource(fn))
     code: types.CodeType = compile(source, inspect.getfile(fn), "exec", flags=flags, dont_inherit=True)
     return code

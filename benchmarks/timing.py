@@ -24,8 +24,9 @@ import asyncio
 import gc
 import statistics
 import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Iterable, Sequence, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 

@@ -18,8 +18,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from . import mypy_overhead
 from .peers import Peers
@@ -94,15 +95,21 @@ def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
             for config, cache in warm.items():  # fill each warm cache once
                 _cpu_ns(_mypy(d, config, cache), d)
         except RuntimeError as e:
-            out.append(Comparison("mypy", f"{tools} tools", f"{tools:,} tools", [Entry(PLAIN_COLD, None, skipped=str(e))]))
+            out.append(
+                Comparison("mypy", f"{tools} tools", f"{tools:,} tools", [Entry(PLAIN_COLD, None, skipped=str(e))])
+            )
             continue
         check = [sys.executable, "-m", "onellm_runtime", "check", "genproj"]
         entries = [
             Entry(PLAIN_COLD, _cold(d, "plain.ini")),
             Entry(PLUGIN_COLD, _cold(d, "plugin.ini"), base=PLAIN_COLD),
             Entry(PLAIN_WARM, functools.partial(_cpu_ns, _mypy(d, "plain.ini", warm["plain.ini"]), d)),
-            Entry(PLUGIN_WARM, functools.partial(_cpu_ns, _mypy(d, "plugin.ini", warm["plugin.ini"]), d), base=PLAIN_WARM),
-            Entry(NO_INCREMENTAL, functools.partial(_cpu_ns, _mypy(d, "plugin.ini", d / ".none", "--no-incremental"), d)),
+            Entry(
+                PLUGIN_WARM, functools.partial(_cpu_ns, _mypy(d, "plugin.ini", warm["plugin.ini"]), d), base=PLAIN_WARM
+            ),
+            Entry(
+                NO_INCREMENTAL, functools.partial(_cpu_ns, _mypy(d, "plugin.ini", d / ".none", "--no-incremental"), d)
+            ),
             Entry(CHECK, functools.partial(_cpu_ns, check, d), base=NO_INCREMENTAL),
         ]
         heading = f"{tools:,} tools in {max(1, tools // TOOLS_PER_MODULE)} modules (CPU s of one mypy process)"
@@ -142,8 +149,26 @@ def targets(results: Results) -> list[Target]:
     out = []
     names = [t.name for t in results.section_tables("mypy")]
     for name in names:
-        out.append(Target(f"mypy with the plugin / plain mypy, cold cache, {name}", _ratio(results, name, PLUGIN_COLD, PLAIN_COLD), TARGET_COLD))
-        out.append(Target(f"mypy with the plugin / plain mypy, warm cache, {name}", _ratio(results, name, PLUGIN_WARM, PLAIN_WARM), TARGET_WARM))
+        out.append(
+            Target(
+                f"mypy with the plugin / plain mypy, cold cache, {name}",
+                _ratio(results, name, PLUGIN_COLD, PLAIN_COLD),
+                TARGET_COLD,
+            )
+        )
+        out.append(
+            Target(
+                f"mypy with the plugin / plain mypy, warm cache, {name}",
+                _ratio(results, name, PLUGIN_WARM, PLAIN_WARM),
+                TARGET_WARM,
+            )
+        )
     for name in names:
-        out.append(Target(f"onellm check / mypy --no-incremental with the plugin, {name}", _ratio(results, name, CHECK, NO_INCREMENTAL), TARGET_CHECK))
+        out.append(
+            Target(
+                f"onellm check / mypy --no-incremental with the plugin, {name}",
+                _ratio(results, name, CHECK, NO_INCREMENTAL),
+                TARGET_CHECK,
+            )
+        )
     return out

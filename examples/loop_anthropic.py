@@ -46,21 +46,35 @@ def get_forecast(city: str, ctx: ToolContext[Station], days: Annotated[int, Rang
 
 def _message(message_id: str, content: list[dict[str, Any]], stop_reason: str) -> dict[str, Any]:
     return {
-        "id": message_id, "type": "message", "role": "assistant", "model": MODEL, "content": content,
-        "stop_reason": stop_reason, "stop_sequence": None, "usage": {"input_tokens": 420, "output_tokens": 61},
+        "id": message_id,
+        "type": "message",
+        "role": "assistant",
+        "model": MODEL,
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 420, "output_tokens": 61},
     }
 
 
 #: What the API answered, turn by turn (a ``Message`` each, as JSON).
 REPLIES: list[dict[str, Any]] = [
-    _message("msg_01", [
-        {"type": "text", "text": "I'll check both cities."},
-        {"type": "tool_use", "id": "toolu_01", "name": "get_forecast", "input": {"city": "Oslo", "days": 2}},
-        {"type": "tool_use", "id": "toolu_02", "name": "get_forecast", "input": {"city": "Atlantis"}},
-    ], "tool_use"),
-    _message("msg_02", [
-        {"type": "text", "text": "Oslo: snow, then sleet. There is no forecast for Atlantis."},
-    ], "end_turn"),
+    _message(
+        "msg_01",
+        [
+            {"type": "text", "text": "I'll check both cities."},
+            {"type": "tool_use", "id": "toolu_01", "name": "get_forecast", "input": {"city": "Oslo", "days": 2}},
+            {"type": "tool_use", "id": "toolu_02", "name": "get_forecast", "input": {"city": "Atlantis"}},
+        ],
+        "tool_use",
+    ),
+    _message(
+        "msg_02",
+        [
+            {"type": "text", "text": "Oslo: snow, then sleet. There is no forecast for Atlantis."},
+        ],
+        "end_turn",
+    ),
 ]
 
 
@@ -71,7 +85,9 @@ class RecordedModel:
         self.replies = list(replies)
         self.requests: list[list[dict[str, Any]]] = []
 
-    def create(self, *, model: str, max_tokens: int, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
+    def create(
+        self, *, model: str, max_tokens: int, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         self.requests.append(list(messages))
         return self.replies.pop(0)
 

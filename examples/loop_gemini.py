@@ -68,15 +68,25 @@ def _response(response_id: str, parts: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
         "usageMetadata": {"promptTokenCount": 280, "candidatesTokenCount": 24, "totalTokenCount": 304},
-        "modelVersion": MODEL, "responseId": response_id,
+        "modelVersion": MODEL,
+        "responseId": response_id,
     }
 
 
 #: What the API answered, turn by turn (a ``GenerateContentResponse`` each, as JSON).
 REPLIES: list[dict[str, Any]] = [
     _response("resp-1", [{"functionCall": {"name": "get_forecast", "args": {"city": "Oslo", "days": 2}}}]),
-    _response("resp-2", [{"functionCall": {"name": "final_answer", "args": {
-        "answer": {"summary": "Oslo: snow, then sleet.", "snow_expected": True}}}}]),
+    _response(
+        "resp-2",
+        [
+            {
+                "functionCall": {
+                    "name": "final_answer",
+                    "args": {"answer": {"summary": "Oslo: snow, then sleet.", "snow_expected": True}},
+                }
+            }
+        ],
+    ),
 ]
 
 
@@ -87,7 +97,9 @@ class RecordedModel:
         self.replies = list(replies)
         self.requests: list[list[dict[str, Any]]] = []
 
-    def generate_content(self, *, model: str, contents: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
+    def generate_content(
+        self, *, model: str, contents: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         self.requests.append(list(contents))
         return self.replies.pop(0)
 

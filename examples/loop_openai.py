@@ -45,33 +45,80 @@ def get_forecast(city: str, ctx: ToolContext[Station], days: Annotated[int, Rang
 
 
 def _usage() -> dict[str, Any]:
-    return {"input_tokens": 310, "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
-            "output_tokens": 52, "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 362}
+    return {
+        "input_tokens": 310,
+        "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+        "output_tokens": 52,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": 362,
+    }
 
 
 def _response(response_id: str, output: list[dict[str, Any]]) -> dict[str, Any]:
     return {
-        "id": response_id, "object": "response", "created_at": 1764571200, "status": "completed",
-        "error": None, "incomplete_details": None, "instructions": None, "max_output_tokens": None,
-        "model": MODEL, "output": output, "parallel_tool_calls": True, "previous_response_id": None,
-        "temperature": 1.0, "tool_choice": "auto", "tools": [openai_tool(get_forecast)], "top_p": 1.0,
-        "truncation": "disabled", "metadata": {}, "usage": _usage(),
+        "id": response_id,
+        "object": "response",
+        "created_at": 1764571200,
+        "status": "completed",
+        "error": None,
+        "incomplete_details": None,
+        "instructions": None,
+        "max_output_tokens": None,
+        "model": MODEL,
+        "output": output,
+        "parallel_tool_calls": True,
+        "previous_response_id": None,
+        "temperature": 1.0,
+        "tool_choice": "auto",
+        "tools": [openai_tool(get_forecast)],
+        "top_p": 1.0,
+        "truncation": "disabled",
+        "metadata": {},
+        "usage": _usage(),
     }
 
 
 #: What the API answered, turn by turn (a ``Response`` each, as JSON).
 REPLIES: list[dict[str, Any]] = [
-    _response("resp_01", [
-        {"type": "function_call", "id": "fc_01", "call_id": "call_oslo", "name": "get_forecast",
-         "arguments": '{"city":"Oslo","days":null}', "status": "completed"},
-        {"type": "function_call", "id": "fc_02", "call_id": "call_paris", "name": "get_forecast",
-         "arguments": '{"city":"Paris","days":2}', "status": "completed"},
-    ]),
-    _response("resp_02", [
-        {"type": "message", "id": "msg_01", "status": "completed", "role": "assistant",
-         "content": [{"type": "output_text", "annotations": [],
-                      "text": "Oslo gets snow tomorrow; Paris stays dry: sun, then clouds."}]},
-    ]),
+    _response(
+        "resp_01",
+        [
+            {
+                "type": "function_call",
+                "id": "fc_01",
+                "call_id": "call_oslo",
+                "name": "get_forecast",
+                "arguments": '{"city":"Oslo","days":null}',
+                "status": "completed",
+            },
+            {
+                "type": "function_call",
+                "id": "fc_02",
+                "call_id": "call_paris",
+                "name": "get_forecast",
+                "arguments": '{"city":"Paris","days":2}',
+                "status": "completed",
+            },
+        ],
+    ),
+    _response(
+        "resp_02",
+        [
+            {
+                "type": "message",
+                "id": "msg_01",
+                "status": "completed",
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "output_text",
+                        "annotations": [],
+                        "text": "Oslo gets snow tomorrow; Paris stays dry: sun, then clouds.",
+                    }
+                ],
+            },
+        ],
+    ),
 ]
 
 

@@ -60,11 +60,18 @@ def _png(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
 
     row = b"\x00" + bytes(rgb) * width
     header = width.to_bytes(4, "big") + height.to_bytes(4, "big") + b"\x08\x02\x00\x00\x00"
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(row * height)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(row * height))
+        + chunk(b"IEND", b"")
+    )
 
 
 @tool
-def render_badge(status: Literal["passing", "failing"], size: Annotated[int, Description("Width in pixels.")] = 8) -> ImagePart:
+def render_badge(
+    status: Literal["passing", "failing"], size: Annotated[int, Description("Width in pixels.")] = 8
+) -> ImagePart:
     """Render a build badge as a PNG image."""
     colour = (40, 167, 69) if status == "passing" else (203, 36, 49)
     return ImagePart(_png(size, size // 2 or 1, colour), "image/png")
@@ -99,7 +106,10 @@ async def demo() -> None:
             print(f"call {name} {json.dumps(arguments)}")
             result = await client.call_tool(name, arguments, progress_callback=on_progress)
             for block in result.model_dump(mode="json", by_alias=True, exclude_none=True)["content"]:
-                shown = block.get("text") or f"<{block['type']} {block.get('mimeType')}, {len(block.get('data', ''))} base64 chars>"
+                shown = (
+                    block.get("text")
+                    or f"<{block['type']} {block.get('mimeType')}, {len(block.get('data', ''))} base64 chars>"
+                )
                 print(f"  {'error' if result.is_error else 'result'}: {shown}")
             if result.structured_content is not None:
                 print(f"  structuredContent: {json.dumps(result.structured_content)}")

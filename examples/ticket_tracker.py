@@ -101,7 +101,10 @@ class TicketTracker:
             t
             for t in reversed(self.tickets.values())
             if where is None
-            or ((where.priority is None or t.priority == where.priority) and (where.label is None or where.label in t.labels))
+            or (
+                (where.priority is None or t.priority == where.priority)
+                and (where.label is None or where.label in t.labels)
+            )
         ]
         return found[:limit]
 

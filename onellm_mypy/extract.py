@@ -53,7 +53,16 @@ from .parsing import unparsable
 from .plugin import OnellmPlugin
 from .sites import LoweredTool
 
-__all__ = ["StaticTool", "StaticDiagnostic", "ExtractResult", "BuildFailed", "extract", "extract_sources", "runtime_visible"]
+__all__ = [
+    "StaticTool",
+    "StaticDiagnostic",
+    "ExtractResult",
+    "BuildFailed",
+    "extract",
+    "extract_sources",
+    "runtime_visible",
+]
+
 
 @dataclass(frozen=True)
 class StaticTool:
@@ -148,7 +157,9 @@ def extract_sources(sources: Sequence[BuildSource], options: Options) -> Extract
         if problem is None:
             kept.append(source)
         else:
-            unreadable.append(StaticDiagnostic(problem.path, problem.line, problem.column, problem.code, problem.message))
+            unreadable.append(
+                StaticDiagnostic(problem.path, problem.line, problem.column, problem.code, problem.message)
+            )
             skipped.add(source.module)
     for _ in range(len(kept) + 1):
         if not kept:  # mypy would print "Nothing to do?!" on stdout

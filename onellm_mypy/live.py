@@ -196,6 +196,8 @@ def _parse(messages: list[str], path: str, named: dict[str, str]) -> dict[str, l
         if end_line != start_line or end_col <= start_col:
             end_line, end_col = start_line, -1  # the rest of the line: a def's range is its whole body
         where.append(
-            LiveDiagnostic(start_line, start_col, end_line, end_col, record["code"], record["message"], record["severity"])
+            LiveDiagnostic(
+                start_line, start_col, end_line, end_col, record["code"], record["message"], record["severity"]
+            )
         )
     return out

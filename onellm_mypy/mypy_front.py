@@ -19,15 +19,16 @@ from __future__ import annotations
 import ast
 import sys
 from dataclasses import dataclass, field
+from typing import Literal
 
 from mypy.nodes import (
     FUNC_NO_INFO,
+    GDEF,
     Decorator,
     FuncDef,
     MypyFile,
     OverloadedFuncDef,
     ParamSpecExpr,
-    GDEF,
     SymbolTableNode,
     TypeAlias,
     TypeInfo,
@@ -40,7 +41,6 @@ from mypy.types import (
     AnyType,
     CallableType,
     Instance,
-    LiteralType as MypyLiteralType,
     NoneType,
     Overloaded,
     TupleType,
@@ -50,8 +50,13 @@ from mypy.types import (
     TypeOfAny,
     TypeType,
     TypeVarLikeType,
-    UnionType as MypyUnionType,
     get_proper_type,
+)
+from mypy.types import (
+    LiteralType as MypyLiteralType,
+)
+from mypy.types import (
+    UnionType as MypyUnionType,
 )
 
 from onellm_runtime.aliases import SIZED_INTS
@@ -66,8 +71,8 @@ from onellm_runtime.core.forms import (
     FLiteral,
     FNewType,
     FNone,
-    FOther,
     Form,
+    FOther,
     FTypeVar,
     FUnion,
     FUnresolved,
@@ -731,6 +736,13 @@ def _fclass(info: TypeInfo) -> FClass:
     return FClass(info.fullname, info.module_name, _RUNTIME_NAMES.get(info.fullname, info.name), info)
 
 
+_JSON_KINDS: dict[str, Literal["value", "object", "array"]] = {
+    "JsonValue": "value",
+    "JsonObject": "object",
+    "JsonArray": "array",
+}
+
+
 def special_node(fullname: str) -> Form | None:
     """The aliases of ``onellm_runtime.aliases``, as the runtime sees them (``Annotated[int, SizedInt]``)."""
     module, _, name = fullname.rpartition(".")
@@ -743,8 +755,11 @@ def special_node(fullname: str) -> Form | None:
     elif name == "Char":
         base, node = "builtins.str", Scalar(ScalarKind.CHAR)
     elif name in ("JsonValue", "JsonObject", "JsonArray"):
-        kind = {"JsonValue": "value", "JsonObject": "object", "JsonArray": "array"}[name]
-        base, node = {"value": "builtins.object", "object": "builtins.dict", "array": "builtins.list"}[kind], JsonType(kind)  # type: ignore[arg-type]
+        kind: Literal["value", "object", "array"] = _JSON_KINDS[name]
+        base, node = (
+            {"value": "builtins.object", "object": "builtins.dict", "array": "builtins.list"}[kind],
+            JsonType(kind),
+        )
     else:
         return None
     return FAnnotated(FOther(base), (NodeMeta(node),))

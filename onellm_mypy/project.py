@@ -32,6 +32,7 @@ __all__ = ["NoFiles", "SKIPPED_DIRECTORIES", "project_sources"]
 class NoFiles(Exception):
     """Nothing to check: no paths on the command line and no ``files`` in the configuration."""
 
+
 assert _codes.ERROR_CODES
 
 #: Directory names skipped under a directory argument, beyond what mypy itself skips.

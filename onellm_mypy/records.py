@@ -17,7 +17,6 @@ from mypy.types import Type
 from onellm_runtime.core import rules
 from onellm_runtime.core.forms import FClass, FNewType, Form
 from onellm_runtime.core.lowering import Lowering, Subst
-from onellm_runtime.core.scalars import BY_FULLNAME
 from onellm_runtime.core.model import (
     NO_DEFAULT,
     OPAQUE_DEFAULT,
@@ -29,6 +28,7 @@ from onellm_runtime.core.model import (
     Scalar,
     TypeNode,
 )
+from onellm_runtime.core.scalars import BY_FULLNAME
 
 from . import source as src
 from .mypy_front import Frontend, NeedMypy, Scope

@@ -32,13 +32,23 @@ from mypy.nodes import (
 from mypy.types import CallableType, Instance, Type, get_proper_type
 
 from onellm_runtime.core import rules
+from onellm_runtime.core.forms import FClass, FGeneric, FNone, Form, FUnion
+from onellm_runtime.core.lowering import ARRAYS
 from onellm_runtime.core.model import Param, ParamKind, Returns, ToolModel, TypeNode, Unsupported
 from onellm_runtime.core.options import DEFAULT_OPTIONS, OPTION_NAMES, ToolOptions
 
 from . import source as src
-from onellm_runtime.core.forms import FClass, FGeneric, FNone, Form, FUnion
-from onellm_runtime.core.lowering import ARRAYS
-
+from .decorators import (
+    CLASSMETHOD,
+    OVERLOAD,
+    PROPERTY,
+    STATIC,
+    TOOL_CLASS,
+    is_tool_decorator,
+    is_tool_ref,
+    ref_fullname,
+    tool_decorator_index,
+)
 from .mypy_front import (
     _AWAITABLES,
     _CANCELLATION,
@@ -51,17 +61,6 @@ from .mypy_front import (
     module_of_fullname,
 )
 from .records import lower_form, settle
-from .decorators import (
-    CLASSMETHOD,
-    OVERLOAD,
-    PROPERTY,
-    STATIC,
-    TOOL_CLASS,
-    is_tool_decorator,
-    is_tool_ref,
-    ref_fullname,
-    tool_decorator_index,
-)
 from .source import EnumValue, Opaque, Unreadable
 
 __all__ = [
@@ -75,7 +74,6 @@ __all__ = [
     "create_tool",
     "class_duplicates",
 ]
-
 
 
 @dataclass
@@ -115,8 +113,6 @@ class ToolSite:
     func: FuncDef | LambdaExpr | None
     def_loc: Context
     arg_locs: dict[str, Context]
-
-
 
 
 def _is_str_annotation(expr: ast.expr | None) -> bool:
@@ -256,7 +252,9 @@ class _ToolLowering:
             return Returns("none")
         if _is_part(form) or _is_parts_union(form):
             return Returns("parts")
-        if isinstance(form, FGeneric) and (ARRAYS.get(form.origin.fullname) == "list" or form.origin.fullname == "builtins.tuple"):
+        if isinstance(form, FGeneric) and (
+            ARRAYS.get(form.origin.fullname) == "list" or form.origin.fullname == "builtins.tuple"
+        ):
             item = form.args[0] if form.args else None
             if _is_part(item) or _is_parts_union(item):
                 return Returns("parts")
@@ -446,7 +444,9 @@ def create_tool(
             module, lam, options, False, None, (), target, target, {arg.variable.name: arg for arg in target.arguments}
         )
         model = _ToolLowering(fe, site).model()
-        return _make_lowered(model, module, "<lambda>", target.line, target, (call.line, call.column) in ms.assigned_calls)
+        return _make_lowered(
+            model, module, "<lambda>", target.line, target, (call.line, call.column) in ms.assigned_calls
+        )
     if not isinstance(target, (NameExpr, MemberExpr)):
         return None
     node = target.node

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import ast
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Union, cast
+from typing import Union, cast
 
 from onellm_runtime.core.markers import REQUIRED, Param, spec_for_call
 from onellm_runtime.core.model import (

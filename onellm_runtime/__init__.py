@@ -8,6 +8,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .aliases import (
+    Char,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    JsonArray,
+    JsonObject,
+    JsonValue,
+    UInt8,
+    UInt16,
+    UInt32,
+    UInt64,
+)
 from .annotations import (
     Description,
     Discriminator,
@@ -24,20 +38,6 @@ from .annotations import (
 from .context import CancellationToken, CostLine, ToolCancelledError, ToolContext
 from .results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult
 from .tool import Tool, ToolDefinitionError, tool, tools_of
-from .aliases import (
-    Char,
-    Int8,
-    Int16,
-    Int32,
-    Int64,
-    JsonArray,
-    JsonObject,
-    JsonValue,
-    UInt8,
-    UInt16,
-    UInt32,
-    UInt64,
-)
 
 if TYPE_CHECKING:
     from .binding import ArgumentError

@@ -9,9 +9,7 @@ recognises the alias by its full name (``onellm_runtime.aliases.Int32``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List
-
-from typing_extensions import Annotated, TypeAlias
+from typing import Annotated, TypeAlias
 
 __all__ = [
     "SizedInt",
@@ -82,5 +80,5 @@ class JsonMarker:
 
 
 JsonValue: TypeAlias = Annotated[object, JsonMarker("value")]
-JsonObject: TypeAlias = Annotated[Dict[str, object], JsonMarker("object")]
-JsonArray: TypeAlias = Annotated[List[object], JsonMarker("array")]
+JsonObject: TypeAlias = Annotated[dict[str, object], JsonMarker("object")]
+JsonArray: TypeAlias = Annotated[list[object], JsonMarker("array")]

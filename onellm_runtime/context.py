@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import threading
 import warnings
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Iterable, Literal, Mapping, Protocol, cast
+from typing import Any, Generic, Literal, Protocol, cast
 
 from typing_extensions import TypeVar
 

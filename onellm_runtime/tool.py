@@ -9,28 +9,27 @@ same model on first use. Methods are finished when their class is created
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from types import FunctionType, MappingProxyType
 from typing import (
     TYPE_CHECKING,
     Any,
-    Callable,
+    Concatenate,
     Generic,
-    Mapping,
     TypeVar,
     cast,
     overload,
 )
 
-from types import FunctionType, MappingProxyType
-
-from typing_extensions import Concatenate, ParamSpec, Self
+from typing_extensions import ParamSpec, Self
 
 from .core.options import DEFAULT_OPTIONS, OPTION_NAMES, ToolOptions, given_options
 
 if TYPE_CHECKING:
-    from .core import diagnostics, schema
-    from .front import typing_front
     from .binding import Binder
+    from .core import diagnostics, schema
     from .core.model import Returns, ToolModel
+    from .front import typing_front
 else:
     diagnostics = schema = typing_front = None  # see _load_core
 
@@ -46,6 +45,7 @@ def _load_core() -> None:
     global diagnostics, schema, typing_front
     from .core import diagnostics, schema
     from .front import typing_front
+
 
 __all__ = ["Tool", "ToolDefinitionError", "tool", "tools_of"]
 
@@ -141,7 +141,7 @@ class Tool(Generic[P, R]):
     _owner: object = None  # the instance or class the first argument is bound to
     _model: ToolModel | None = None
     _input_schema: dict[str, Any] | None = None
-    _output_schema: dict[str, Any] | None | _Unset = _UNSET  # written when first asked for
+    _output_schema: dict[str, Any] | _Unset | None = _UNSET  # written when first asked for
     _binder: Binder | None = None
     _name: str | None = None
     _class_type_params: tuple[str, ...] = ()
@@ -205,7 +205,11 @@ class Tool(Generic[P, R]):
             if not e.name:
                 where = _unresolved_where(fn, e.text)
             raise ToolDefinitionError(
-                [diagnostics.Diagnostic("OLT002", f"Tool '{self.name}': {where}{diagnostics.invalid_annotation(e.text)}")]
+                [
+                    diagnostics.Diagnostic(
+                        "OLT002", f"Tool '{self.name}': {where}{diagnostics.invalid_annotation(e.text)}"
+                    )
+                ]
             ) from None
         except typing_front.Unresolved as e:
             if not final:
@@ -262,7 +266,7 @@ class Tool(Generic[P, R]):
     def input_schema(self) -> dict[str, Any]:
         found = self._input_schema
         if found is None:
-            self.model  # finish (or raise) a tool deferred at creation
+            _ = self.model  # finish (or raise) a tool deferred at creation
             found = self._input_schema
             assert found is not None
         return found
@@ -379,7 +383,7 @@ class Tool(Generic[P, R]):
         return self._bound_to(obj)
 
     def _bound_to(self, target: object) -> Tool[Any, Any]:
-        self.output_schema  # finish (or raise) before copying, so every bound copy shares the result
+        _ = self.output_schema  # finish (or raise) before copying, so every bound copy shares the result
         bound: Tool[Any, Any] = cast(Any, object.__new__(Tool))
         bound.__dict__.update(self.__dict__)
         bound._binding = "bound" if self._binding == "method" else "classmethod"

@@ -13,7 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CONSOLE_SCRIPT = Path(sys.executable).parent / "onellm"
 
 
-def run(*args: str, cwd: Path, script: bool = False, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, cwd: Path, script: bool = False, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """``onellm ARGS`` in ``cwd``: through the console script, or ``python -m onellm_runtime``."""
     command = [str(CONSOLE_SCRIPT)] if script else [sys.executable, "-m", "onellm_runtime"]
     return subprocess.run(

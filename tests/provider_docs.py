@@ -31,7 +31,13 @@ def evaluate(kind: str, text: str) -> str:
 
     from onellm_runtime.providers import anthropic_tool, gemini_tool, mcp_tool, openai_tool
 
-    namespace = {"T": T, "openai_tool": openai_tool, "anthropic_tool": anthropic_tool, "gemini_tool": gemini_tool, "mcp_tool": mcp_tool}
+    namespace = {
+        "T": T,
+        "openai_tool": openai_tool,
+        "anthropic_tool": anthropic_tool,
+        "gemini_tool": gemini_tool,
+        "mcp_tool": mcp_tool,
+    }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         value = eval(text, namespace)
@@ -59,7 +65,9 @@ def blocks(doc: str) -> list[tuple[str, str, str | None]]:
 
 
 def render(doc: str) -> str:
-    return MARKER.sub(lambda m: f"<!-- {m.group(1)}: {m.group(2)} -->\n\n```json\n{evaluate(m.group(1), m.group(2))}\n```\n", doc)
+    return MARKER.sub(
+        lambda m: f"<!-- {m.group(1)}: {m.group(2)} -->\n\n```json\n{evaluate(m.group(1), m.group(2))}\n```\n", doc
+    )
 
 
 if __name__ == "__main__":

@@ -13,20 +13,65 @@ Schema = dict[str, Any]
 
 # OpenAI strict: the keywords the "supported schemas" page lists, plus what every schema may have.
 OPENAI_STRICT_KEYWORDS = {
-    "type", "description", "enum", "anyOf", "properties", "required", "additionalProperties", "items",
-    "pattern", "format", "minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength",
+    "type",
+    "description",
+    "enum",
+    "anyOf",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
 }
 OPENAI_FORMATS = {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
 ANTHROPIC_REFUSED = {"minimum", "maximum", "multipleOf", "minLength", "maxLength", "maxItems", "uniqueItems"}
 ANTHROPIC_FORMATS = {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
 GEMINI_JSON_KEYWORDS = {
-    "type", "title", "description", "properties", "required", "additionalProperties", "enum", "format",
-    "minimum", "maximum", "items", "prefixItems", "minItems", "maxItems", "anyOf", "$ref",
+    "type",
+    "title",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "enum",
+    "format",
+    "minimum",
+    "maximum",
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "anyOf",
+    "$ref",
 }
 GEMINI_JSON_FORMATS = {"date-time", "date", "time"}
 GEMINI_SCHEMA_FIELDS = {
-    "type", "format", "title", "description", "nullable", "enum", "items", "minItems", "maxItems", "minLength",
-    "maxLength", "pattern", "minimum", "maximum", "properties", "required", "propertyOrdering", "anyOf", "default",
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "items",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "properties",
+    "required",
+    "propertyOrdering",
+    "anyOf",
+    "default",
 }
 GEMINI_TYPES = {"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"}
 
@@ -79,7 +124,9 @@ def openai_strict(schema: Schema) -> list[str]:
 
 
 def openai_loose(schema: Schema) -> list[str]:
-    return _check(schema, lambda p, n: [f"{p}: an array needs items"] if "array" in _types(n) and "items" not in n else [])
+    return _check(
+        schema, lambda p, n: [f"{p}: an array needs items"] if "array" in _types(n) and "items" not in n else []
+    )
 
 
 _COMPLEX = re.compile(r"\\[1-9]|\(\?[=!<]|\\[bB]")

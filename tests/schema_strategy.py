@@ -202,7 +202,9 @@ _DOMAIN = st.lists(_LABEL, min_size=1, max_size=3).map(".".join)
 #: ``local@domain``, down to ``a@b``, so that short length limits can be met
 _EMAIL = st.builds(
     lambda local, domain: f"{local}@{domain}",
-    st.text("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+/=?^_`{|}~.-", min_size=1, max_size=10),
+    st.text(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+/=?^_`{|}~.-", min_size=1, max_size=10
+    ),
     _DOMAIN,
 )
 _SEGMENT = st.lists(st.sampled_from([*"AZaz09-._~!$&'()*+,;=:@", "%20", "%C3%A9"]), max_size=6).map("".join)

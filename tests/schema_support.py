@@ -13,6 +13,7 @@ from onellm_runtime import Tool, ToolDefinitionError
 
 def tool_with(annotation: object, *, default: object = ..., returns: object = str, **options: Any) -> Tool[..., Any]:
     """A tool ``f(x: annotation [= default]) -> returns``, made with ``Tool.create``."""
+
     def f(x):  # type: ignore[no-untyped-def]
         return x
 

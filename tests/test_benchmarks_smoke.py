@@ -68,7 +68,9 @@ def test_smoke_without_peers_prints_every_section_each_skip_and_the_targets_last
         assert f"peer {peer}: SKIPPED, left out with --without" in out
     assert re.search(r"pydantic TypeAdapter\(fn\)\.json_schema\(\) +skipped: left out with --without", out)
     assert re.search(r"msgspec Decoder \(C reference\) +skipped: left out with --without", out)
-    assert re.search(r"onellm Tool\.create\(fn\)\.input_schema +[0-9.,]+ +[0-9.,]+ +[0-9.,]+-[0-9.,]+ +1   1\.00x \(onellm\)", out)
+    assert re.search(
+        r"onellm Tool\.create\(fn\)\.input_schema +[0-9.,]+ +[0-9.,]+ +[0-9.,]+-[0-9.,]+ +1   1\.00x \(onellm\)", out
+    )
     assert "json.loads(str) alone (the floor)" in out
     assert "onellm Tool.bind(raw bytes)" in out
     assert "onellm: import onellm_runtime" in out
@@ -103,9 +105,15 @@ def test_smoke_with_installed_peers_runs_build_bind_and_invoke() -> None:
 def test_smoke_before_after_against_this_tree_prints_every_figure_and_the_flags() -> None:
     out = _run("--baseline", str(ROOT), "--only", "build,bind", "--without", "all", "--rounds", "2")
     assert "old (--baseline): onellm " in out and f" at {ROOT} (" in out
-    assert f"the children imported onellm_runtime from {ROOT / 'onellm_runtime'} (new) and {ROOT / 'onellm_runtime'} (old)" in out
+    assert (
+        f"the children imported onellm_runtime from {ROOT / 'onellm_runtime'} (new) and {ROOT / 'onellm_runtime'} (old)"
+        in out
+    )
     assert "Before / after: this tree (new) against --baseline (old)" in out
-    assert re.search(r"\[bind\] small: 3 scalars \(53 bytes\)\n +json\.loads\(str\) alone \(the floor\) +new +[0-9.]+ us +old +[0-9.]+ +new/old [0-9.]+x \([0-9.]+-[0-9.]+\)", out)
+    assert re.search(
+        r"\[bind\] small: 3 scalars \(53 bytes\)\n +json\.loads\(str\) alone \(the floor\) +new +[0-9.]+ us +old +[0-9.]+ +new/old [0-9.]+x \([0-9.]+-[0-9.]+\)",
+        out,
+    )
     assert re.search(r"  figures more than 10% worse: [0-9]+", out)
     assert re.search(r"  (met   |missed)  bind\(bytes\) / bind\(str\), small document <= 1\.10x: .*; before: ", out)
 
@@ -153,7 +161,11 @@ def test_hostile_documents_smoke_prints_every_document_and_the_worst_ratio_last(
         "big-digit numbers",
     ):
         assert sum(1 for line in lines if line.startswith(shape + " ")) == 2, shape
-    for target in ("TARGET bind <= 20x json.loads:", "TARGET peak memory <= 50 MB per MB of input:", "TARGET loop stall <= 50 ms up to 1 MB:"):
+    for target in (
+        "TARGET bind <= 20x json.loads:",
+        "TARGET peak memory <= 50 MB per MB of input:",
+        "TARGET loop stall <= 50 ms up to 1 MB:",
+    ):
         assert any(line.startswith(target) for line in lines), target
     assert any(line.startswith("Tool.create with a Literal of 200 values:") for line in lines)
     assert any(line.startswith("mypy on a 100-member Enum") for line in lines)

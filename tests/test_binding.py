@@ -135,13 +135,28 @@ ACCEPTED: list[tuple[str, object, str, object]] = [
     ("Char", Char, '"é"', "é"),
     ("Char astral code point", Char, '"\\ud83d\\ude00"', "😀"),
     # UUID: upper- and lower-case hex
-    ("uuid lower", uuid.UUID, '"12345678-9abc-def0-1234-56789abcdef0"', uuid.UUID("12345678-9abc-def0-1234-56789abcdef0")),
-    ("uuid upper", uuid.UUID, '"12345678-9ABC-DEF0-1234-56789ABCDEF0"', uuid.UUID("12345678-9abc-def0-1234-56789abcdef0")),
+    (
+        "uuid lower",
+        uuid.UUID,
+        '"12345678-9abc-def0-1234-56789abcdef0"',
+        uuid.UUID("12345678-9abc-def0-1234-56789abcdef0"),
+    ),
+    (
+        "uuid upper",
+        uuid.UUID,
+        '"12345678-9ABC-DEF0-1234-56789ABCDEF0"',
+        uuid.UUID("12345678-9abc-def0-1234-56789abcdef0"),
+    ),
     # IPv4: four decimal octets; IPv6: the RFC 4291 text forms (hex in either case, an IPv4 tail)
     ("ipv4", ipaddress.IPv4Address, '"192.0.2.1"', ipaddress.IPv4Address("192.0.2.1")),
     ("ipv4 zero and top octets", ipaddress.IPv4Address, '"0.255.0.255"', ipaddress.IPv4Address("0.255.0.255")),
     ("ipv6 compressed", ipaddress.IPv6Address, '"2001:db8::1"', ipaddress.IPv6Address("2001:db8::1")),
-    ("ipv6 full, upper case", ipaddress.IPv6Address, '"2001:0DB8:0000:0000:0000:0000:0000:0001"', ipaddress.IPv6Address("2001:db8::1")),
+    (
+        "ipv6 full, upper case",
+        ipaddress.IPv6Address,
+        '"2001:0DB8:0000:0000:0000:0000:0000:0001"',
+        ipaddress.IPv6Address("2001:db8::1"),
+    ),
     ("ipv6 unspecified", ipaddress.IPv6Address, '"::"', ipaddress.IPv6Address(0)),
     ("ipv6 IPv4 tail", ipaddress.IPv6Address, '"::ffff:192.0.2.1"', ipaddress.IPv6Address("::ffff:c000:201")),
     # datetime: RFC 3339 with an offset, aware
@@ -172,7 +187,12 @@ ACCEPTED: list[tuple[str, object, str, object]] = [
     ("time one fraction digit", dt.time, '"12:30:05.5"', dt.time(12, 30, 5, 500000)),
     ("time six fraction digits", dt.time, '"23:59:59.999999"', dt.time(23, 59, 59, 999999)),
     ("timedelta", dt.timedelta, '"01:02:03"', dt.timedelta(hours=1, minutes=2, seconds=3)),
-    ("timedelta days and fraction", dt.timedelta, '"3.04:05:06.25"', dt.timedelta(days=3, hours=4, minutes=5, seconds=6.25)),
+    (
+        "timedelta days and fraction",
+        dt.timedelta,
+        '"3.04:05:06.25"',
+        dt.timedelta(days=3, hours=4, minutes=5, seconds=6.25),
+    ),
     ("timedelta negative", dt.timedelta, '"-1.00:00:01"', -dt.timedelta(days=1, seconds=1)),
     ("timedelta hours as written", dt.timedelta, '"25:00:00"', dt.timedelta(hours=25)),
     ("timedelta at the minimum", dt.timedelta, '"-999999999.00:00:00"', dt.timedelta.min),
@@ -245,9 +265,7 @@ def test_accepted(tp: object, text: str, expected: object) -> None:
 
 def test_enum_member_identity_and_alias_refused() -> None:
     assert bound_x(Mode, '"Files"') is Mode.Files
-    assert refused(Mode, '"Everything"') == (
-        "Argument 'x' must be one of: Files, Content, Count; got \"Everything\"."
-    )
+    assert refused(Mode, '"Everything"') == ("Argument 'x' must be one of: Files, Content, Count; got \"Everything\".")
 
 
 def test_decimal_reads_text_exactly_from_raw_json() -> None:
@@ -288,7 +306,12 @@ REFUSED: list[tuple[str, object, str, str]] = [
     ("Int8 above", Int8, "128", "Argument 'x' must be between -128 and 127, got 128."),
     ("Int8 below", Int8, "-129", "Argument 'x' must be between -128 and 127, got -129."),
     ("UInt8 negative", UInt8, "-1", "Argument 'x' must be between 0 and 255, got -1."),
-    ("UInt64 above", UInt64, "18446744073709551616", "Argument 'x' must be between 0 and 18446744073709551615, got 18446744073709551616."),
+    (
+        "UInt64 above",
+        UInt64,
+        "18446744073709551616",
+        "Argument 'x' must be between 0 and 18446744073709551615, got 18446744073709551616.",
+    ),
     ("Range", Annotated[int, Range(1, 10)], "11", "Argument 'x' must be between 1 and 10, got 11."),
     ("Range min only", Annotated[int, Range(1, None)], "0", "Argument 'x' must be at least 1, got 0."),
     ("Range max only", Annotated[float, Range(None, 1.5)], "1.75", "Argument 'x' must be at most 1.5, got 1.75."),
@@ -303,55 +326,225 @@ REFUSED: list[tuple[str, object, str, str]] = [
     ("str from null", str, "null", "Argument 'x' must be a string, got null."),
     ("Char two", Char, '"ab"', "Argument 'x' must be exactly 1 character long, got 2."),
     ("Char empty", Char, '""', "Argument 'x' must be exactly 1 character long, got 0."),
-    ("uuid braces", uuid.UUID, '"{12345678-9abc-def0-1234-56789abcdef0}"', 'Argument \'x\' must be a UUID in the 8-4-4-4-12 hex form, got "{12345678-9abc-def0-1234-56789abcdef0}".'),
-    ("uuid no hyphens", uuid.UUID, '"123456789abcdef0123456789abcdef0"', 'Argument \'x\' must be a UUID in the 8-4-4-4-12 hex form, got "123456789abcdef0123456789abcdef0".'),
-    ("uuid urn", uuid.UUID, '"urn:uuid:12345678-9abc-def0-1234-56789abcdef0"', 'Argument \'x\' must be a UUID in the 8-4-4-4-12 hex form, got "urn:uuid:12345678-9abc-def0-1234-56789ab...".'),
+    (
+        "uuid braces",
+        uuid.UUID,
+        '"{12345678-9abc-def0-1234-56789abcdef0}"',
+        "Argument 'x' must be a UUID in the 8-4-4-4-12 hex form, got \"{12345678-9abc-def0-1234-56789abcdef0}\".",
+    ),
+    (
+        "uuid no hyphens",
+        uuid.UUID,
+        '"123456789abcdef0123456789abcdef0"',
+        "Argument 'x' must be a UUID in the 8-4-4-4-12 hex form, got \"123456789abcdef0123456789abcdef0\".",
+    ),
+    (
+        "uuid urn",
+        uuid.UUID,
+        '"urn:uuid:12345678-9abc-def0-1234-56789abcdef0"',
+        "Argument 'x' must be a UUID in the 8-4-4-4-12 hex form, got \"urn:uuid:12345678-9abc-def0-1234-56789ab...\".",
+    ),
     ("uuid from number", uuid.UUID, "1", "Argument 'x' must be a string, got integer."),
-    ("ipv4 leading zero", ipaddress.IPv4Address, '"192.0.2.01"', 'Argument \'x\' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got "192.0.2.01".'),
-    ("ipv4 three octets", ipaddress.IPv4Address, '"192.0.2"', 'Argument \'x\' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got "192.0.2".'),
-    ("ipv4 octet over 255", ipaddress.IPv4Address, '"192.0.2.256"', 'Argument \'x\' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got "192.0.2.256".'),
-    ("ipv4 with a port", ipaddress.IPv4Address, '"192.0.2.1:80"', 'Argument \'x\' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got "192.0.2.1:80".'),
-    ("ipv4 given an IPv6 address", ipaddress.IPv4Address, '"::1"', 'Argument \'x\' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got "::1".'),
-    ("ipv6 zone index", ipaddress.IPv6Address, '"fe80::1%eth0"', 'Argument \'x\' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got "fe80::1%eth0".'),
-    ("ipv6 two gaps", ipaddress.IPv6Address, '"1::2::3"', 'Argument \'x\' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got "1::2::3".'),
-    ("ipv6 in brackets", ipaddress.IPv6Address, '"[::1]"', 'Argument \'x\' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got "[::1]".'),
-    ("ipv6 given an IPv4 address", ipaddress.IPv6Address, '"192.0.2.1"', 'Argument \'x\' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got "192.0.2.1".'),
-    ("ipv6 tail with a leading zero", ipaddress.IPv6Address, '"::ffff:192.0.2.01"', 'Argument \'x\' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got "::ffff:192.0.2.01".'),
+    (
+        "ipv4 leading zero",
+        ipaddress.IPv4Address,
+        '"192.0.2.01"',
+        "Argument 'x' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got \"192.0.2.01\".",
+    ),
+    (
+        "ipv4 three octets",
+        ipaddress.IPv4Address,
+        '"192.0.2"',
+        "Argument 'x' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got \"192.0.2\".",
+    ),
+    (
+        "ipv4 octet over 255",
+        ipaddress.IPv4Address,
+        '"192.0.2.256"',
+        "Argument 'x' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got \"192.0.2.256\".",
+    ),
+    (
+        "ipv4 with a port",
+        ipaddress.IPv4Address,
+        '"192.0.2.1:80"',
+        "Argument 'x' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got \"192.0.2.1:80\".",
+    ),
+    (
+        "ipv4 given an IPv6 address",
+        ipaddress.IPv4Address,
+        '"::1"',
+        "Argument 'x' must be an IPv4 address of four decimal octets without leading zeros, like 192.0.2.1, got \"::1\".",
+    ),
+    (
+        "ipv6 zone index",
+        ipaddress.IPv6Address,
+        '"fe80::1%eth0"',
+        "Argument 'x' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got \"fe80::1%eth0\".",
+    ),
+    (
+        "ipv6 two gaps",
+        ipaddress.IPv6Address,
+        '"1::2::3"',
+        "Argument 'x' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got \"1::2::3\".",
+    ),
+    (
+        "ipv6 in brackets",
+        ipaddress.IPv6Address,
+        '"[::1]"',
+        "Argument 'x' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got \"[::1]\".",
+    ),
+    (
+        "ipv6 given an IPv4 address",
+        ipaddress.IPv6Address,
+        '"192.0.2.1"',
+        "Argument 'x' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got \"192.0.2.1\".",
+    ),
+    (
+        "ipv6 tail with a leading zero",
+        ipaddress.IPv6Address,
+        '"::ffff:192.0.2.01"',
+        "Argument 'x' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got \"::ffff:192.0.2.01\".",
+    ),
     ("ipv4 from number", ipaddress.IPv4Address, "3221225985", "Argument 'x' must be a string, got integer."),
-    ("datetime without offset", dt.datetime, '"2026-07-01T12:30:00"', 'Argument \'x\' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got "2026-07-01T12:30:00".'),
-    ("datetime with a space", dt.datetime, '"2026-07-01 12:30:00Z"', 'Argument \'x\' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got "2026-07-01 12:30:00Z".'),
-    ("datetime day 30 of February", dt.datetime, '"2026-02-30T00:00:00Z"', 'Argument \'x\' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got "2026-02-30T00:00:00Z".'),
-    ("datetime leap second", dt.datetime, '"2026-06-30T23:59:60Z"', 'Argument \'x\' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got "2026-06-30T23:59:60Z".'),
-    ("datetime offset hour 24", dt.datetime, '"2026-06-30T23:59:59+24:00"', 'Argument \'x\' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got "2026-06-30T23:59:59+24:00".'),
-    ("datetime trailing newline", dt.datetime, '"2026-07-01T12:30:00Z\\n"', 'Argument \'x\' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got "2026-07-01T12:30:00Z\\n".'),
-    ("date short fields", dt.date, '"2026-7-1"', 'Argument \'x\' must be a date YYYY-MM-DD, got "2026-7-1".'),
-    ("date basic form", dt.date, '"20260701"', 'Argument \'x\' must be a date YYYY-MM-DD, got "20260701".'),
-    ("date not in a leap year", dt.date, '"2026-02-29"', 'Argument \'x\' must be a date YYYY-MM-DD, got "2026-02-29".'),
-    ("date with time", dt.date, '"2026-07-01T00:00:00Z"', 'Argument \'x\' must be a date YYYY-MM-DD, got "2026-07-01T00:00:00Z".'),
-    ("time without seconds", dt.time, '"12:30"', 'Argument \'x\' must be a time HH:MM:SS with an optional fraction of 1-6 digits, got "12:30".'),
-    ("time with offset", dt.time, '"12:30:00Z"', 'Argument \'x\' must be a time HH:MM:SS with an optional fraction of 1-6 digits, got "12:30:00Z".'),
-    ("time hour 24", dt.time, '"24:00:00"', 'Argument \'x\' must be a time HH:MM:SS with an optional fraction of 1-6 digits, got "24:00:00".'),
-    ("time seven fraction digits", dt.time, '"12:30:00.1234567"', 'Argument \'x\' must be a time HH:MM:SS with an optional fraction of 1-6 digits, got "12:30:00.1234567".'),
-    ("timedelta one-digit hour", dt.timedelta, '"1:02:03"', 'Argument \'x\' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got "1:02:03".'),
-    ("timedelta ISO 8601", dt.timedelta, '"P1D"', 'Argument \'x\' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got "P1D".'),
-    ("timedelta too many days", dt.timedelta, '"1000000000.00:00:00"', 'Argument \'x\' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got "1000000000.00:00:00".'),
+    (
+        "datetime without offset",
+        dt.datetime,
+        '"2026-07-01T12:30:00"',
+        "Argument 'x' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got \"2026-07-01T12:30:00\".",
+    ),
+    (
+        "datetime with a space",
+        dt.datetime,
+        '"2026-07-01 12:30:00Z"',
+        "Argument 'x' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got \"2026-07-01 12:30:00Z\".",
+    ),
+    (
+        "datetime day 30 of February",
+        dt.datetime,
+        '"2026-02-30T00:00:00Z"',
+        "Argument 'x' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got \"2026-02-30T00:00:00Z\".",
+    ),
+    (
+        "datetime leap second",
+        dt.datetime,
+        '"2026-06-30T23:59:60Z"',
+        "Argument 'x' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got \"2026-06-30T23:59:60Z\".",
+    ),
+    (
+        "datetime offset hour 24",
+        dt.datetime,
+        '"2026-06-30T23:59:59+24:00"',
+        "Argument 'x' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got \"2026-06-30T23:59:59+24:00\".",
+    ),
+    (
+        "datetime trailing newline",
+        dt.datetime,
+        '"2026-07-01T12:30:00Z\\n"',
+        "Argument 'x' must be an RFC 3339 date-time with an offset, like 2026-07-01T12:30:00Z, got \"2026-07-01T12:30:00Z\\n\".",
+    ),
+    ("date short fields", dt.date, '"2026-7-1"', "Argument 'x' must be a date YYYY-MM-DD, got \"2026-7-1\"."),
+    ("date basic form", dt.date, '"20260701"', "Argument 'x' must be a date YYYY-MM-DD, got \"20260701\"."),
+    ("date not in a leap year", dt.date, '"2026-02-29"', "Argument 'x' must be a date YYYY-MM-DD, got \"2026-02-29\"."),
+    (
+        "date with time",
+        dt.date,
+        '"2026-07-01T00:00:00Z"',
+        "Argument 'x' must be a date YYYY-MM-DD, got \"2026-07-01T00:00:00Z\".",
+    ),
+    (
+        "time without seconds",
+        dt.time,
+        '"12:30"',
+        "Argument 'x' must be a time HH:MM:SS with an optional fraction of 1-6 digits, got \"12:30\".",
+    ),
+    (
+        "time with offset",
+        dt.time,
+        '"12:30:00Z"',
+        "Argument 'x' must be a time HH:MM:SS with an optional fraction of 1-6 digits, got \"12:30:00Z\".",
+    ),
+    (
+        "time hour 24",
+        dt.time,
+        '"24:00:00"',
+        "Argument 'x' must be a time HH:MM:SS with an optional fraction of 1-6 digits, got \"24:00:00\".",
+    ),
+    (
+        "time seven fraction digits",
+        dt.time,
+        '"12:30:00.1234567"',
+        "Argument 'x' must be a time HH:MM:SS with an optional fraction of 1-6 digits, got \"12:30:00.1234567\".",
+    ),
+    (
+        "timedelta one-digit hour",
+        dt.timedelta,
+        '"1:02:03"',
+        "Argument 'x' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got \"1:02:03\".",
+    ),
+    (
+        "timedelta ISO 8601",
+        dt.timedelta,
+        '"P1D"',
+        "Argument 'x' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got \"P1D\".",
+    ),
+    (
+        "timedelta too many days",
+        dt.timedelta,
+        '"1000000000.00:00:00"',
+        "Argument 'x' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got \"1000000000.00:00:00\".",
+    ),
     # timedelta.min is -999999999 days exactly; the maximum is 999999999 days 23:59:59.999999
-    ("timedelta below the minimum", dt.timedelta, '"-999999999.00:00:01"', 'Argument \'x\' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got "-999999999.00:00:01".'),
-    ("timedelta above the maximum", dt.timedelta, '"999999999.23:59:60"', 'Argument \'x\' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got "999999999.23:59:60".'),
-    ("base64 without padding", bytes, '"aGVsbG8"', 'Argument \'x\' must be standard base64 with padding, got "aGVsbG8".'),
-    ("base64 with a space", bytes, '"aGVs bG8="', 'Argument \'x\' must be standard base64 with padding, got "aGVs bG8=".'),
-    ("base64 url alphabet", bytes, '"-_-_"', 'Argument \'x\' must be standard base64 with padding, got "-_-_".'),
+    (
+        "timedelta below the minimum",
+        dt.timedelta,
+        '"-999999999.00:00:01"',
+        "Argument 'x' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got \"-999999999.00:00:01\".",
+    ),
+    (
+        "timedelta above the maximum",
+        dt.timedelta,
+        '"999999999.23:59:60"',
+        "Argument 'x' must be a duration [-][d.]hh:mm:ss[.ffffff], like 1.02:30:00, got \"999999999.23:59:60\".",
+    ),
+    (
+        "base64 without padding",
+        bytes,
+        '"aGVsbG8"',
+        "Argument 'x' must be standard base64 with padding, got \"aGVsbG8\".",
+    ),
+    (
+        "base64 with a space",
+        bytes,
+        '"aGVs bG8="',
+        "Argument 'x' must be standard base64 with padding, got \"aGVs bG8=\".",
+    ),
+    ("base64 url alphabet", bytes, '"-_-_"', "Argument 'x' must be standard base64 with padding, got \"-_-_\"."),
     ("base64 from number", bytes, "5", "Argument 'x' must be a string, got integer."),
     # Enum: exact member name, never a value or a number
-    ("enum wrong case", Mode, '"content"', 'Argument \'x\' must be one of: Files, Content, Count; got "content" (did you mean "Content"?).'),
-    ("enum value", Mode, '"c"', 'Argument \'x\' must be one of: Files, Content, Count; got "c".'),
+    (
+        "enum wrong case",
+        Mode,
+        '"content"',
+        'Argument \'x\' must be one of: Files, Content, Count; got "content" (did you mean "Content"?).',
+    ),
+    ("enum value", Mode, '"c"', "Argument 'x' must be one of: Files, Content, Count; got \"c\"."),
     ("enum number", Mode, "1", "Argument 'x' must be one of: Files, Content, Count; got 1."),
     ("enum null", Mode, "null", "Argument 'x' must be one of: Files, Content, Count; got null."),
-    ("enum typo", Mode, '"Contnet"', 'Argument \'x\' must be one of: Files, Content, Count; got "Contnet" (did you mean "Content"?).'),
-    ("Optional enum", Optional[Mode], '"x"', 'Argument \'x\' must be one of: Files, Content, Count, null; got "x".'),
+    (
+        "enum typo",
+        Mode,
+        '"Contnet"',
+        'Argument \'x\' must be one of: Files, Content, Count; got "Contnet" (did you mean "Content"?).',
+    ),
+    ("Optional enum", Optional[Mode], '"x"', "Argument 'x' must be one of: Files, Content, Count, null; got \"x\"."),
     # Literal
-    ("Literal str", Literal["a", "b"], '"c"', 'Argument \'x\' must be one of: a, b; got "c".'),
-    ("Literal str case", Literal["read", "write"], '"Read"', 'Argument \'x\' must be one of: read, write; got "Read" (did you mean "read"?).'),
+    ("Literal str", Literal["a", "b"], '"c"', "Argument 'x' must be one of: a, b; got \"c\"."),
+    (
+        "Literal str case",
+        Literal["read", "write"],
+        '"Read"',
+        'Argument \'x\' must be one of: read, write; got "Read" (did you mean "read"?).',
+    ),
     ("Literal int", Literal[1, 2], "3", "Argument 'x' must be one of: 1, 2; got 3."),
     ("Literal int from true", Literal[1, 2], "true", "Argument 'x' must be one of: 1, 2; got true."),
     ("Literal int fraction", Literal[1, 2], "1.5", "Argument 'x' must be one of: 1, 2; got 1.5."),
@@ -364,40 +557,135 @@ REFUSED: list[tuple[str, object, str, str]] = [
     ("list from object", list[int], '{"a": 1}', "Argument 'x' must be an array, got object."),
     ("list item", list[int], '[1, 2, "3"]', "Argument 'x[2]' must be an integer, got string."),
     ("long list item", list[int], json.dumps([*range(20), True]), "Argument 'x[20]' must be an integer, got boolean."),
-    ("long float list item", list[float], json.dumps([0.5] * 20 + [None]), "Argument 'x[20]' must be a number, got null."),
+    (
+        "long float list item",
+        list[float],
+        json.dumps([0.5] * 20 + [None]),
+        "Argument 'x[20]' must be a number, got null.",
+    ),
     ("list null item", list[str], '["a", null]', "Argument 'x[1]' must be a string, got null."),
     ("nested list item", list[list[int]], "[[1], [2, 2.5]]", "Argument 'x[1][1]' must be an integer, got 2.5."),
     ("set duplicate", set[str], '["a", "b", "a"]', "Argument 'x[2]' repeats x[0]; the items must be unique."),
-    ("set duplicate after binding", frozenset[int], "[1, 1.0]", "Argument 'x[1]' repeats x[0]; the items must be unique."),
-    ("set of IPv6 addresses duplicate by form", set[ipaddress.IPv6Address], '["::1", "0:0:0:0:0:0:0:1"]', "Argument 'x[1]' repeats x[0]; the items must be unique."),
-    ("set of uuids duplicate by case", set[uuid.UUID], '["12345678-9abc-def0-1234-56789abcdef0", "12345678-9ABC-DEF0-1234-56789ABCDEF0"]', "Argument 'x[1]' repeats x[0]; the items must be unique."),
+    (
+        "set duplicate after binding",
+        frozenset[int],
+        "[1, 1.0]",
+        "Argument 'x[1]' repeats x[0]; the items must be unique.",
+    ),
+    (
+        "set of IPv6 addresses duplicate by form",
+        set[ipaddress.IPv6Address],
+        '["::1", "0:0:0:0:0:0:0:1"]',
+        "Argument 'x[1]' repeats x[0]; the items must be unique.",
+    ),
+    (
+        "set of uuids duplicate by case",
+        set[uuid.UUID],
+        '["12345678-9abc-def0-1234-56789abcdef0", "12345678-9ABC-DEF0-1234-56789ABCDEF0"]',
+        "Argument 'x[1]' repeats x[0]; the items must be unique.",
+    ),
     ("dict from array", dict[str, int], "[1]", "Argument 'x' must be an object, got array."),
     ("dict value", dict[str, str], '{"CI": 1}', "Argument 'x.CI' must be a string, got integer."),
-    ("dict value odd key", dict[str, str], '{"a.b": 1}', 'Argument \'x["a.b"]\' must be a string, got integer.'),
-    ("dict value digit key", dict[str, str], '{"1": 1}', 'Argument \'x["1"]\' must be a string, got integer.'),
+    ("dict value odd key", dict[str, str], '{"a.b": 1}', "Argument 'x[\"a.b\"]' must be a string, got integer."),
+    ("dict value digit key", dict[str, str], '{"1": 1}', "Argument 'x[\"1\"]' must be a string, got integer."),
     ("JsonObject from array", JsonObject, "[]", "Argument 'x' must be an object, got array."),
     ("JsonArray from object", JsonArray, "{}", "Argument 'x' must be an array, got object."),
     ("JsonObject null", JsonObject, "null", "Argument 'x' must be an object, got null."),
     # annotations
-    ("StringLength max", Annotated[str, StringLength(3)], '"abcd"', "Argument 'x' must be at most 3 characters long, got 4."),
-    ("StringLength min", Annotated[str, StringLength(3, min_length=2)], '"a"', "Argument 'x' must be at least 2 characters long, got 1."),
+    (
+        "StringLength max",
+        Annotated[str, StringLength(3)],
+        '"abcd"',
+        "Argument 'x' must be at most 3 characters long, got 4.",
+    ),
+    (
+        "StringLength min",
+        Annotated[str, StringLength(3, min_length=2)],
+        '"a"',
+        "Argument 'x' must be at least 2 characters long, got 1.",
+    ),
     ("MinLength str", Annotated[str, MinLength(1)], '""', "Argument 'x' must be at least 1 character long, got 0."),
-    ("MaxLength list", Annotated[list[int], MaxLength(2)], "[1, 2, 3]", "Argument 'x' must have at most 2 items, got 3."),
+    (
+        "MaxLength list",
+        Annotated[list[int], MaxLength(2)],
+        "[1, 2, 3]",
+        "Argument 'x' must have at most 2 items, got 3.",
+    ),
     ("MinLength list", Annotated[list[int], MinLength(1)], "[]", "Argument 'x' must have at least 1 item, got 0."),
     ("Length list", Annotated[set[int], Length(2, 2)], "[1]", "Argument 'x' must have exactly 2 items, got 1."),
     ("Length JsonArray", Annotated[JsonArray, Length(1, 3)], "[]", "Argument 'x' must have at least 1 item, got 0."),
-    ("Pattern", Annotated[str, Pattern("^[a-z]+$")], '"A1"', 'Argument \'x\' must match the pattern ^[a-z]+$, got "A1".'),
-    ("Pattern $ is the very end", Annotated[str, Pattern("^[a-z]+$")], '"abc\\n"', 'Argument \'x\' must match the pattern ^[a-z]+$, got "abc\\n".'),
-    ("Pattern \\d is ASCII", Annotated[str, Pattern("^\\d+$")], '"\\u0663"', 'Argument \'x\' must match the pattern ^\\d+$, got "\u0663".'),
-    ("Email without @", Annotated[str, Email()], '"ada.example.com"', 'Argument \'x\' must be an email address like name@example.com, got "ada.example.com".'),
-    ("Email with a space", Annotated[str, Email()], '"ada lovelace@example.com"', 'Argument \'x\' must be an email address like name@example.com, got "ada lovelace@example.com".'),
-    ("Email two @", Annotated[str, Email()], '"a@b@c"', 'Argument \'x\' must be an email address like name@example.com, got "a@b@c".'),
-    ("Url relative", Annotated[str, Url()], '"/just/a/path"', 'Argument \'x\' must be an absolute URI with a scheme, like https://example.com/path, got "/just/a/path".'),
-    ("Url with a space", Annotated[str, Url()], '"https://example.com/a b"', 'Argument \'x\' must be an absolute URI with a scheme, like https://example.com/path, got "https://example.com/a b".'),
-    ("Url bad escape", Annotated[str, Url()], '"https://example.com/%zz"', 'Argument \'x\' must be an absolute URI with a scheme, like https://example.com/path, got "https://example.com/%zz".'),
-    ("Url bad IPv6", Annotated[str, Url()], '"http://[2001:db8::1::2]/"', 'Argument \'x\' must be an absolute URI with a scheme, like https://example.com/path, got "http://[2001:db8::1::2]/".'),
-    ("annotations inside Optional", Optional[Annotated[int, Range(1, 2)]], "3", "Argument 'x' must be between 1 and 2, got 3."),
-    ("several string faults at once", Annotated[str, MaxLength(2), Pattern("^[a-z]+$")], '"ABC"', "Argument 'x' must be at most 2 characters long, got 3.\nArgument 'x' must match the pattern ^[a-z]+$, got \"ABC\"."),
+    (
+        "Pattern",
+        Annotated[str, Pattern("^[a-z]+$")],
+        '"A1"',
+        "Argument 'x' must match the pattern ^[a-z]+$, got \"A1\".",
+    ),
+    (
+        "Pattern $ is the very end",
+        Annotated[str, Pattern("^[a-z]+$")],
+        '"abc\\n"',
+        "Argument 'x' must match the pattern ^[a-z]+$, got \"abc\\n\".",
+    ),
+    (
+        "Pattern \\d is ASCII",
+        Annotated[str, Pattern("^\\d+$")],
+        '"\\u0663"',
+        "Argument 'x' must match the pattern ^\\d+$, got \"\u0663\".",
+    ),
+    (
+        "Email without @",
+        Annotated[str, Email()],
+        '"ada.example.com"',
+        "Argument 'x' must be an email address like name@example.com, got \"ada.example.com\".",
+    ),
+    (
+        "Email with a space",
+        Annotated[str, Email()],
+        '"ada lovelace@example.com"',
+        "Argument 'x' must be an email address like name@example.com, got \"ada lovelace@example.com\".",
+    ),
+    (
+        "Email two @",
+        Annotated[str, Email()],
+        '"a@b@c"',
+        "Argument 'x' must be an email address like name@example.com, got \"a@b@c\".",
+    ),
+    (
+        "Url relative",
+        Annotated[str, Url()],
+        '"/just/a/path"',
+        "Argument 'x' must be an absolute URI with a scheme, like https://example.com/path, got \"/just/a/path\".",
+    ),
+    (
+        "Url with a space",
+        Annotated[str, Url()],
+        '"https://example.com/a b"',
+        "Argument 'x' must be an absolute URI with a scheme, like https://example.com/path, got \"https://example.com/a b\".",
+    ),
+    (
+        "Url bad escape",
+        Annotated[str, Url()],
+        '"https://example.com/%zz"',
+        "Argument 'x' must be an absolute URI with a scheme, like https://example.com/path, got \"https://example.com/%zz\".",
+    ),
+    (
+        "Url bad IPv6",
+        Annotated[str, Url()],
+        '"http://[2001:db8::1::2]/"',
+        "Argument 'x' must be an absolute URI with a scheme, like https://example.com/path, got \"http://[2001:db8::1::2]/\".",
+    ),
+    (
+        "annotations inside Optional",
+        Optional[Annotated[int, Range(1, 2)]],
+        "3",
+        "Argument 'x' must be between 1 and 2, got 3.",
+    ),
+    (
+        "several string faults at once",
+        Annotated[str, MaxLength(2), Pattern("^[a-z]+$")],
+        '"ABC"',
+        "Argument 'x' must be at most 2 characters long, got 3.\nArgument 'x' must match the pattern ^[a-z]+$, got \"ABC\".",
+    ),
 ]
 
 
@@ -409,13 +697,19 @@ def test_refused(tp: object, text: str, message: str) -> None:
 def test_float_overflow_and_non_finite() -> None:
     t = one(float)
     # 1e400 is valid JSON, but no float holds it.
-    assert outcome(t, '{"x": 1e400}') == ("error", "Argument 'x' must be a finite number, got a number beyond the float range.")
+    assert outcome(t, '{"x": 1e400}') == (
+        "error",
+        "Argument 'x' must be a finite number, got a number beyond the float range.",
+    )
     assert outcome(t, {"x": float("nan")}) == ("error", "Argument 'x' must be a finite number, got NaN.")
     assert outcome(t, {"x": float("-inf")}) == (
         "error",
         "Argument 'x' must be a finite number, got a number beyond the float range.",
     )
-    assert outcome(t, {"x": 10**400}) == ("error", "Argument 'x' must be a finite number, got an integer of about 401 digits.")
+    assert outcome(t, {"x": 10**400}) == (
+        "error",
+        "Argument 'x' must be a finite number, got an integer of about 401 digits.",
+    )
 
 
 def test_too_many_digits_for_an_int() -> None:
@@ -475,7 +769,7 @@ def test_lone_surrogates_refused_on_both_paths() -> None:
 def test_excerpts_are_short() -> None:
     long_value = "é" * 1000
     message = refused(Annotated[str, Pattern("^[a-z]+$")], json.dumps(long_value))
-    assert message == 'Argument \'x\' must match the pattern ^[a-z]+$, got "' + "é" * 40 + '...".'
+    assert message == "Argument 'x' must match the pattern ^[a-z]+$, got \"" + "é" * 40 + '...".'
 
 
 def test_constraints_follow_the_written_schema() -> None:

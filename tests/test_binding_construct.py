@@ -155,11 +155,7 @@ class Slotted:
 # generated one's parameters: still the class's own __init__, so still called.
 _scope: dict[str, Any] = {"dataclass": dataclass}
 exec(
-    "@dataclass\n"
-    "class FromString:\n"
-    "    a: int\n"
-    "    def __init__(self, a: int) -> None:\n"
-    "        self.a = a + 1\n",
+    "@dataclass\nclass FromString:\n    a: int\n    def __init__(self, a: int) -> None:\n        self.a = a + 1\n",
     _scope,
 )
 FromString: type = _scope["FromString"]
@@ -276,9 +272,7 @@ def entrances(members: dict[str, object]) -> list[tuple[str, object]]:
     return out
 
 
-@pytest.mark.parametrize(
-    ("cls", "members", "kwargs"), CASES, ids=[f"{c.__name__}-{'-'.join(m)}" for c, m, _ in CASES]
-)
+@pytest.mark.parametrize(("cls", "members", "kwargs"), CASES, ids=[f"{c.__name__}-{'-'.join(m)}" for c, m, _ in CASES])
 def test_binding_constructs_what_the_keyword_call_does(
     cls: type, members: dict[str, object], kwargs: dict[str, object]
 ) -> None:

@@ -54,11 +54,27 @@ MALFORMED = [
     ("extra data", '{"x": 1} x', "Arguments are not valid JSON: Extra data: line 1 column 10 (char 9)."),
     ("empty", "", "Arguments are not valid JSON: Expecting value: line 1 column 1 (char 0)."),
     ("blank", "  \n", "Arguments are not valid JSON: Expecting value: line 2 column 1 (char 3)."),
-    ("single quotes", "{'x': 1}", "Arguments are not valid JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)."),
-    ("raw control character", '{"x": "a\nb"}', "Arguments are not valid JSON: Invalid control character at: line 1 column 9 (char 8)."),
+    (
+        "single quotes",
+        "{'x': 1}",
+        "Arguments are not valid JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1).",
+    ),
+    (
+        "raw control character",
+        '{"x": "a\nb"}',
+        "Arguments are not valid JSON: Invalid control character at: line 1 column 9 (char 8).",
+    ),
     ("NaN", '{"x": NaN}', "Arguments are not valid JSON: NaN is not a JSON number (JSON has no NaN or Infinity)."),
-    ("Infinity", '{"x": Infinity}', "Arguments are not valid JSON: Infinity is not a JSON number (JSON has no NaN or Infinity)."),
-    ("-Infinity", '{"x": [-Infinity]}', "Arguments are not valid JSON: -Infinity is not a JSON number (JSON has no NaN or Infinity)."),
+    (
+        "Infinity",
+        '{"x": Infinity}',
+        "Arguments are not valid JSON: Infinity is not a JSON number (JSON has no NaN or Infinity).",
+    ),
+    (
+        "-Infinity",
+        '{"x": [-Infinity]}',
+        "Arguments are not valid JSON: -Infinity is not a JSON number (JSON has no NaN or Infinity).",
+    ),
     ("unclosed", '{"x": [1, 2', "Arguments are not valid JSON: Expecting ',' delimiter: line 1 column 12 (char 11)."),
 ]
 
@@ -109,7 +125,7 @@ SAME_AS_TEXT = [
     (takes_list, '{"x": [1, 2, 3]} '),
     (takes_list, ' {"x": [1]}'),
     (takes_json, '{"x": {"a": [1, 2.5, null]}}'),
-    (takes_json, '[1]'),
+    (takes_json, "[1]"),
     (takes_json, '{"x": 1'),
 ]
 
@@ -160,7 +176,10 @@ def test_five_thousand_digit_integer() -> None:
     assert str(error_of(takes_float, doc)) == "Argument 'x' must be a finite number, got a number of 5000 digits."
     # From a mapping too: json.loads could not have produced it (contract, "Errors become results").
     for t in (takes_int, takes_json):
-        assert str(error_of(t, {"x": 10**5000})) == "Argument 'x' has more than 4300 digits, more than an integer may have."
+        assert (
+            str(error_of(t, {"x": 10**5000}))
+            == "Argument 'x' has more than 4300 digits, more than an integer may have."
+        )
 
 
 def test_fifty_megabyte_string() -> None:
@@ -176,15 +195,15 @@ def test_fifty_megabyte_string() -> None:
         ),
         (
             Tool.create(_patterned, name="patterned"),
-            'Argument \'x\' must match the pattern ^[0-9]+$, got "' + "a" * 40 + '...".',
+            "Argument 'x' must match the pattern ^[0-9]+$, got \"" + "a" * 40 + '...".',
         ),
         (
             Tool.create(_emailed, name="emailed"),
-            'Argument \'x\' must be an email address like name@example.com, got "' + "a" * 40 + '...".',
+            "Argument 'x' must be an email address like name@example.com, got \"" + "a" * 40 + '...".',
         ),
         (
             Tool.create(_linked, name="linked"),
-            'Argument \'x\' must be an absolute URI with a scheme, like https://example.com/path, got "'
+            "Argument 'x' must be an absolute URI with a scheme, like https://example.com/path, got \""
             + "a" * 40
             + '...".',
         ),

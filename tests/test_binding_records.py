@@ -94,7 +94,7 @@ def test_missing_required_argument() -> None:
 
 def test_odd_unknown_key_is_quoted() -> None:
     assert error(search, '{"query": "a", "a b": 1}') == (
-        'Argument \'["a b"]\' is not a known property; known properties: query, limit, case_sensitive.'
+        "Argument '[\"a b\"]' is not a known property; known properties: query, limit, case_sensitive."
     )
 
 
@@ -152,9 +152,9 @@ def test_record_is_built_through_its_constructor() -> None:
 
 
 def test_record_is_closed_and_checked_field_by_field() -> None:
-    assert error(create_report, '{"project": "p", "range": {"start": "2026-07-01", "end": "2026-07-31", "days": 3}}') == (
-        "Argument 'range.days' is not a known property; known properties: start, end."
-    )
+    assert error(
+        create_report, '{"project": "p", "range": {"start": "2026-07-01", "end": "2026-07-31", "days": 3}}'
+    ) == ("Argument 'range.days' is not a known property; known properties: start, end.")
     assert error(create_report, '{"project": "p", "range": {"start": "2026-07-01"}}') == (
         "Argument 'range.end' is required."
     )
@@ -322,7 +322,7 @@ def test_dictionary_paths() -> None:
     }
     assert error(run_job, '{"name": "build", "environment": {"CI": true, "a.b": null}}') == (
         "Argument 'environment.CI' must be a string, got boolean.\n"
-        'Argument \'environment["a.b"]\' must be a string, got null.'
+        "Argument 'environment[\"a.b\"]' must be a string, got null."
     )
 
 
@@ -373,7 +373,7 @@ UNION_FAULTS = [
     ("null", {"action": None}, "Argument 'request.action' must be one of: start, read, stop; got null."),
     ("blank", {"action": "  "}, "Argument 'request.action' must be one of: start, read, stop; got a blank string."),
     ("empty", {"action": ""}, "Argument 'request.action' must be one of: start, read, stop; got a blank string."),
-    ("unknown", {"action": "delete"}, 'Argument \'request.action\' must be one of: start, read, stop; got "delete".'),
+    ("unknown", {"action": "delete"}, "Argument 'request.action' must be one of: start, read, stop; got \"delete\"."),
     (
         "wrong case",
         {"action": "Read", "handleId": "j"},
@@ -437,7 +437,7 @@ def test_explicit_discriminator_and_nullable_union() -> None:
 
     assert ok(pet, '{"p": null}') == {"p": None}
     assert ok(pet, '{"p": {"kind": "dog", "barks": true}}') == {"p": Dog("dog", True)}
-    assert error(pet, '{"p": {"kind": "cow"}}') == 'Argument \'p.kind\' must be one of: cat, dog; got "cow".'
+    assert error(pet, '{"p": {"kind": "cow"}}') == "Argument 'p.kind' must be one of: cat, dog; got \"cow\"."
     assert error(pet, '{"p": 3}') == "Argument 'p' must be an object or null, got integer."
 
 
@@ -446,7 +446,9 @@ def test_explicit_discriminator_and_nullable_union() -> None:
 
 def test_duplicate_keys_at_any_depth() -> None:
     assert outcome(search, '{"query": "a", "query": "b"}') == ("error", "Argument 'query' is given more than once.")
-    assert outcome(create_report, '{"project": "p", "range": {"start": "2026-07-01", "end": "2026-07-02", "end": "2026-07-03"}}') == (
+    assert outcome(
+        create_report, '{"project": "p", "range": {"start": "2026-07-01", "end": "2026-07-02", "end": "2026-07-03"}}'
+    ) == (
         "error",
         "Argument 'range.end' is given more than once.",
     )
@@ -540,7 +542,7 @@ def test_invocation_mode_is_a_control_not_an_argument() -> None:
     assert binder.bind_call({"path": "src"}) == ({"path": "src"}, "wait")
     assert ok(build_index, '{"path": "src", "invocationMode": "wait"}') == {"path": "src"}
     assert error(build_index, '{"path": "src", "invocationMode": "later"}') == (
-        'Argument \'invocationMode\' must be one of: wait, background; got "later".'
+        "Argument 'invocationMode' must be one of: wait, background; got \"later\"."
     )
 
     @tool
@@ -603,7 +605,11 @@ def test_member_order_and_trailing_omissions_bind_alike(member_order: list[str])
     full = {"sku": "A-1", "quantity": 2, "gift": True, "note": None}
     item = {k: full[k] for k in member_order}
     expected = Line("A-1", 2, bool(item.get("gift", False)), None)
-    for top in ({"lines": [item]}, {"express": True, "lines": [item]}, {"lines": [item], "express": False, "memo": "m"}):
+    for top in (
+        {"lines": [item]},
+        {"express": True, "lines": [item]},
+        {"lines": [item], "express": False, "memo": "m"},
+    ):
         got = ok(order_lines, json.dumps(top))
         assert got["lines"] == [expected]
         assert got == {**top, "lines": [expected]}

@@ -23,13 +23,52 @@ from onellm_runtime.core.options import DEFAULT_OPTIONS
 
 # --- the one-match docstring reading agrees with the line-by-line parser ------------------
 
-_SUMMARIES = ["Do the thing.", "Do it (variant 3).", "With `tick` and ``lit``.", "Has a colon: here", "", "   ",
-              "Args", "Parameters", "see :class:`~a.B`", "x\u00a0y", "Returns", "----------", "Plain words."]
-_HEADERS = ["Args:", "Args:", "Arguments:", "Parameters:", "Params:", "Args: ", "args:", "Keyword Args:",
-            "Returns:", "Args :"]
-_ENTRIES = ["a: A thing.", "b (int): B thing.", "x: The x.", "*args: More.", "**kw: Opts.", "z:", "z: ",
-            "w (str):   Spaced   out  ", "x: Dup.", "v: `code` here", "1bad: no", "not an entry", "q(int):tight",
-            "r: a: b", "s (dict[str, int]): Map.", "t:\u00a0nb", "u: trailing   "]
+_SUMMARIES = [
+    "Do the thing.",
+    "Do it (variant 3).",
+    "With `tick` and ``lit``.",
+    "Has a colon: here",
+    "",
+    "   ",
+    "Args",
+    "Parameters",
+    "see :class:`~a.B`",
+    "x\u00a0y",
+    "Returns",
+    "----------",
+    "Plain words.",
+]
+_HEADERS = [
+    "Args:",
+    "Args:",
+    "Arguments:",
+    "Parameters:",
+    "Params:",
+    "Args: ",
+    "args:",
+    "Keyword Args:",
+    "Returns:",
+    "Args :",
+]
+_ENTRIES = [
+    "a: A thing.",
+    "b (int): B thing.",
+    "x: The x.",
+    "*args: More.",
+    "**kw: Opts.",
+    "z:",
+    "z: ",
+    "w (str):   Spaced   out  ",
+    "x: Dup.",
+    "v: `code` here",
+    "1bad: no",
+    "not an entry",
+    "q(int):tight",
+    "r: a: b",
+    "s (dict[str, int]): Map.",
+    "t:\u00a0nb",
+    "u: trailing   ",
+]
 
 
 def _docstring(rng: random.Random) -> str:
@@ -77,12 +116,17 @@ def test_the_one_match_reading_takes_the_usual_tool_docstring() -> None:
     parsed = _parse_simple(doc)
     assert parsed is not None
     assert parsed == _parse_lines(doc) == parse_docstring(doc)
-    assert dict(parsed.params) == {"title": "A one-line summary.", "due": "Days until it is due,",
-                                   "notify": "Whether to e-mail."}
+    assert dict(parsed.params) == {
+        "title": "A one-line summary.",
+        "due": "Days until it is due,",
+        "notify": "Whether to e-mail.",
+    }
     # a continuation line, a colon in the summary, a second section: the line parser reads them
-    for other in (doc.replace("due (int): Days", "due (int): Days\n                more"),
-                  doc.replace("(variant 2)", "(variant: 2)"),
-                  doc + "    Returns:\n            The id.\n"):
+    for other in (
+        doc.replace("due (int): Days", "due (int): Days\n                more"),
+        doc.replace("(variant 2)", "(variant: 2)"),
+        doc + "    Returns:\n            The id.\n",
+    ):
         assert _parse_simple(other) is None
 
 

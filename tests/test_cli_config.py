@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from cli_support import ROOT, run, write
 
-ANY_AND_RANGE = '''\
+ANY_AND_RANGE = """\
 from typing import Annotated, Any
 from onellm_runtime import Range, tool
 
@@ -29,7 +29,7 @@ def loose(q: Any) -> str:
 @tool
 def ranged(q: Annotated[str, Range(1, 5)]) -> str:
     return q
-'''
+"""
 
 PROJECT = {
     "pkg/__init__.py": "",
@@ -85,7 +85,10 @@ CONFIG_FORMS = {
         },
         ["--config-file", "config/checks.ini"],
     ),
-    "per-module only": ({"mypy.ini": "[mypy]\nplugins = onellm_mypy\n\n[mypy-pkg.a]\ndisable_error_code = OLT002, OLT013\n"}, []),
+    "per-module only": (
+        {"mypy.ini": "[mypy]\nplugins = onellm_mypy\n\n[mypy-pkg.a]\ndisable_error_code = OLT002, OLT013\n"},
+        [],
+    ),
 }
 
 # What each form leaves, as (path, line, code): checked by hand against the rows above.
@@ -155,7 +158,10 @@ def test_check_adds_exclude_and_python_version_and_uses_the_configured_files(tmp
     )
     plain = run("check", cwd=tmp_path)  # no paths: the configuration's files
     assert plain.returncode == 1, plain.stderr
-    assert [line.split(": error:")[0] for line in plain.stdout.splitlines()] == ["src/tools.py:6:11", "src/tools.py:11:12"]
+    assert [line.split(": error:")[0] for line in plain.stdout.splitlines()] == [
+        "src/tools.py:6:11",
+        "src/tools.py:11:12",
+    ]
     old = run("check", "--python-version", "3.10", "--exclude", "tools", "src", cwd=tmp_path)
     assert (old.returncode, old.stdout) == (
         1,

@@ -18,7 +18,7 @@ SCHEMA = json.loads((ROOT / "tests" / "sarif" / "sarif-schema-2.1.0.json").read_
 
 # A file name and a tool name that would inject fields into a workflow command if not escaped.
 HOSTILE_NAME = "a,line=999::x%.py"
-HOSTILE = '''\
+HOSTILE = """\
 from typing import Any
 from onellm_runtime import tool
 
@@ -31,7 +31,7 @@ def f(q: str) -> str:
 @tool
 def g(q: Any) -> str:
     return ""
-'''
+"""
 OLT008 = (
     "Tool '100%\nsure': the tool name '100%\\nsure' is not 1-64 ASCII letters, digits, '_' or '-'; "
     "pass name=... with a valid name"

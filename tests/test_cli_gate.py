@@ -144,7 +144,9 @@ def test_the_workflow_commands_run_as_a_script(tmp_path: Path) -> None:
     check = _run_step(named["Check the tools"], tmp_path)
     assert (check.returncode, check.stdout) == (
         1,
-        "::error file=tools.py,line=7,col=12,endLine=7,endColumn=24,title=OLT005::" + BROKEN_BY_MODELS.split("error: ")[1].rsplit("  [", 1)[0] + "\n",
+        "::error file=tools.py,line=7,col=12,endLine=7,endColumn=24,title=OLT005::"
+        + BROKEN_BY_MODELS.split("error: ")[1].rsplit("  [", 1)[0]
+        + "\n",
     )
     sarif = _run_step(named["Write the SARIF log"], tmp_path)
     assert (sarif.returncode, sarif.stdout) == (0, ""), sarif.stderr  # findings do not fail this step

@@ -73,7 +73,10 @@ FAILED_IMPORTS = [
     ("raise SystemExit('no')\n", "onellm: error: importing 'quits' called sys.exit('no')"),
     ("import sys\nsys.exit()\n", "onellm: error: importing 'quits' called sys.exit(None)"),
     ("raise ValueError('boom')\n", "onellm: error: importing 'quits' failed: ValueError: boom"),
-    ("import not_a_module_anywhere\n", "onellm: error: importing 'quits' failed: ModuleNotFoundError: No module named 'not_a_module_anywhere'"),
+    (
+        "import not_a_module_anywhere\n",
+        "onellm: error: importing 'quits' failed: ModuleNotFoundError: No module named 'not_a_module_anywhere'",
+    ),
 ]
 
 

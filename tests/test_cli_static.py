@@ -50,18 +50,15 @@ def test_module_names_are_resolved_without_importing_anything(tmp_path: Path, sc
     assert not (tmp_path / "pkg" / "MARKER").exists()
     assert not (tmp_path / "pkg" / "sub" / "MARKER").exists()
     unknown = run("check", "pkg.nothing", cwd=tmp_path, script=script)
-    assert (unknown.returncode, unknown.stderr) == (2, "onellm: error: no such file, directory or module: pkg.nothing\n")
+    assert (unknown.returncode, unknown.stderr) == (
+        2,
+        "onellm: error: no such file, directory or module: pkg.nothing\n",
+    )
     assert not (tmp_path / "pkg" / "MARKER").exists()
 
 
 GOOD = (
-    "from typing import Any\n"
-    "from onellm_runtime import tool\n"
-    "\n"
-    "\n"
-    "@tool\n"
-    "def lookup(key: Any) -> str:\n"
-    "    return ''\n"
+    "from typing import Any\nfrom onellm_runtime import tool\n\n\n@tool\ndef lookup(key: Any) -> str:\n    return ''\n"
 )
 GOOD_FINDING = (
     "good.py:6:12: error: Tool 'lookup': Parameter 'key': 'Any' has no schema; "
@@ -80,7 +77,9 @@ UNREADABLE = [
         id="not UTF-8",
     ),
     pytest.param(
-        b"# -*- coding: klingon -*-\nx = 1\n", "bad.py:1:1: error: unknown encoding: klingon  [syntax]", id="unknown coding"
+        b"# -*- coding: klingon -*-\nx = 1\n",
+        "bad.py:1:1: error: unknown encoding: klingon  [syntax]",
+        id="unknown coding",
     ),
     pytest.param(
         b"x = 1\x00\n", "bad.py:1:1: error: source code string cannot contain null bytes  [syntax]", id="null byte"
@@ -122,7 +121,9 @@ def test_an_imported_module_that_does_not_parse_is_reported_once_and_not_followe
     check = run("check", "app/tools.py", cwd=tmp_path)
     assert (check.returncode, check.stdout) == (
         1,
-        "app/helpers.py:1:10: error: invalid syntax  [syntax]\n" + GOOD_FINDING.replace("good.py:6:", "app/tools.py:7:") + "\n",
+        "app/helpers.py:1:10: error: invalid syntax  [syntax]\n"
+        + GOOD_FINDING.replace("good.py:6:", "app/tools.py:7:")
+        + "\n",
     ), check.stderr
 
 
@@ -159,7 +160,9 @@ def test_without_mypy_the_static_side_says_what_to_install(tmp_path: Path) -> No
     import sys
 
     write(tmp_path, {"good.py": GOOD})
-    hide_mypy = "import sys; sys.modules['mypy'] = None; from onellm_runtime.cli.main import main; sys.exit(main(sys.argv[1:]))"
+    hide_mypy = (
+        "import sys; sys.modules['mypy'] = None; from onellm_runtime.cli.main import main; sys.exit(main(sys.argv[1:]))"
+    )
     for args in (["check", "good.py"], ["schemas", "--static", "good.py"]):
         proc = subprocess.run(
             [sys.executable, "-c", hide_mypy, *args], capture_output=True, text=True, cwd=tmp_path, timeout=300

@@ -64,10 +64,14 @@ def test_events_reach_every_subscriber_from_the_tools_thread() -> None:
     context.subscribe(later.append)
     result = run(lambda: ToolInvoker().invoke(convert, {"amount": 1, "currency": "USD"}, context))
     assert result.text == "0.5"
-    assert [e for e, _ in seen] == later == [
-        ToolEvent("progress", "convert", "call-7", "rate found", 1, 2),
-        ToolEvent("log", "convert", "call-7", "rate 0.5", level="info"),
-    ]
+    assert (
+        [e for e, _ in seen]
+        == later
+        == [
+            ToolEvent("progress", "convert", "call-7", "rate found", 1, 2),
+            ToolEvent("log", "convert", "call-7", "rate 0.5", level="info"),
+        ]
+    )
     assert all(name != threading.main_thread().name for _, name in seen)  # a sync tool reports from its worker
 
 
@@ -85,7 +89,7 @@ def test_a_failing_listener_does_not_fail_the_call() -> None:
     assert (result.is_error, result.text, len(got)) == (False, "2.0", 3)
 
 
-TWO_CONTEXTS = '''\
+TWO_CONTEXTS = """\
 from dataclasses import dataclass
 
 from onellm_runtime import FilePart, ImagePart, TextPart, ToolContext, tool
@@ -109,7 +113,7 @@ def chart() -> list[TextPart | ImagePart | FilePart]:
 @tool
 def both(a: int, first: ToolContext[Deps], second: ToolContext) -> str:
     return ""
-'''
+"""
 
 
 def test_static_side_reads_typed_contexts_and_media_parts(tmp_path: Any) -> None:

@@ -126,7 +126,11 @@ class _Shade(enum.Enum):
 
 
 def test_string_valued_enum_row_status_is_true() -> None:
-    row = next(r for r in _table("The types table") if r[0].startswith("an `Enum` subclass whose member values are all strings"))
+    row = next(
+        r
+        for r in _table("The types table")
+        if r[0].startswith("an `Enum` subclass whose member values are all strings")
+    )
     written = json.loads(fragment(_Shade))["enum"]
     if row[3].startswith("**planned**"):
         assert written == ["LIGHT", "DARK"]

@@ -79,7 +79,9 @@ def test_the_corpus_has_at_least_sixty_tools_and_uses_both_annotation_modes() ->
 def _imports_future_annotations(module: Path) -> bool:
     tree = ast.parse(module.read_text(encoding="utf-8"))
     return any(
-        isinstance(node, ast.ImportFrom) and node.module == "__future__" and any(a.name == "annotations" for a in node.names)
+        isinstance(node, ast.ImportFrom)
+        and node.module == "__future__"
+        and any(a.name == "annotations" for a in node.names)
         for node in tree.body
     )
 
@@ -163,11 +165,15 @@ def test_invalid_tool_raises_exactly_the_expected_codes_at_the_expected_paramete
 ) -> None:
     expectations = _corpus.expectations(module)
     node = _definitions(module)[span.qualname]
-    params = {
-        a.lineno: a.arg
-        for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs, node.args.vararg, node.args.kwarg]
-        if a is not None
-    } if not isinstance(node, ast.ClassDef) else {}
+    params = (
+        {
+            a.lineno: a.arg
+            for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs, node.args.vararg, node.args.kwarg]
+            if a is not None
+        }
+        if not isinstance(node, ast.ClassDef)
+        else {}
+    )
     expected: Counter[tuple[str, str | None]] = Counter()
     for line in range(span.first, span.last + 1):
         if line in expectations:

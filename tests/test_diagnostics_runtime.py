@@ -341,9 +341,7 @@ def test_the_page_has_one_section_per_code_in_order() -> None:
     assert [code for code, _, _, _ in _doc_sections()] == sorted(CODES)
 
 
-@pytest.mark.parametrize(
-    ("code", "broken", "message", "fixed"), [pytest.param(*s, id=s[0]) for s in _doc_sections()]
-)
+@pytest.mark.parametrize(("code", "broken", "message", "fixed"), [pytest.param(*s, id=s[0]) for s in _doc_sections()])
 def test_doc_example_prints_the_documented_message_and_its_fix_is_accepted(
     code: str, broken: str, message: str, fixed: str
 ) -> None:

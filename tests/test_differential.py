@@ -244,7 +244,8 @@ def d_unions(
 
 
 OWN_TOOLS: list[tuple[str, Tool[..., Any]]] = [
-    (t.name, t) for t in (d_scalars, d_scalars_but_time, d_sized, d_choices, d_annotated, d_collections, d_records, d_unions)
+    (t.name, t)
+    for t in (d_scalars, d_scalars_but_time, d_sized, d_choices, d_annotated, d_collections, d_records, d_unions)
 ]
 
 
@@ -283,7 +284,9 @@ _LEAF = st.one_of(
     st.text(max_size=6),
 )
 ANY_JSON = st.recursive(
-    _LEAF, lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=4), kids, max_size=3), max_leaves=6
+    _LEAF,
+    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=4), kids, max_size=3),
+    max_leaves=6,
 )
 JUNK = st.one_of(
     st.none(),
@@ -324,7 +327,16 @@ DATETIMES = [
     "2026-07-01T12:30Z",
 ]
 DATES = ["2026-07-01", "2026-7-1", "20260701", "2026-02-29", "2024-02-29", "0000-01-01", "2026-07-01\n", "2026-13-01"]
-TIMES = ["12:30:05", "12:30:05.5", "23:59:59.999999", "12:30:05Z", "12:30:05+02:00", "24:00:00", "12:30", "12:30:05.1234567"]
+TIMES = [
+    "12:30:05",
+    "12:30:05.5",
+    "23:59:59.999999",
+    "12:30:05Z",
+    "12:30:05+02:00",
+    "24:00:00",
+    "12:30",
+    "12:30:05.1234567",
+]
 EMAILS = ["ada@example.com", "a@b", "ada.example.com", "ada lovelace@example.com", "a@b@c", "@b", "a@", "a\n@b", "é@ü"]
 URIS = [
     "https://example.com/a?b=c#d",
@@ -363,9 +375,7 @@ def _valid_integers(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
 def _valid_numbers(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     lo, hi = _bounds(schema)
     floats = st.floats(lo, hi, allow_nan=False, allow_infinity=False)
-    ints = st.integers(
-        math.ceil(lo) if lo is not None else -(2**60), math.floor(hi) if hi is not None else 2**60
-    )
+    ints = st.integers(math.ceil(lo) if lo is not None else -(2**60), math.floor(hi) if hi is not None else 2**60)
     return st.one_of(floats, ints)
 
 
@@ -400,7 +410,9 @@ def _valid_strings(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     if fmt == "email":
         candidates.append(st.from_regex(r"[a-z0-9x]{1,3}@[a-z]{1,3}(\.[a-z]{2})?", fullmatch=True))
         if "pattern" in schema:  # a local part the pattern matches
-            local = st.from_regex(schema["pattern"], alphabet=st.characters(whitelist_categories=["Ll", "Nd"]), fullmatch=True)
+            local = st.from_regex(
+                schema["pattern"], alphabet=st.characters(whitelist_categories=["Ll", "Nd"]), fullmatch=True
+            )
             candidates.append(st.builds(lambda a, b: f"{a}@{b}", local, st.from_regex("[a-z]{1,2}", fullmatch=True)))
     if fmt == "uri":
         candidates.append(st.sampled_from(VALID_URIS))
@@ -700,7 +712,11 @@ def compare(name: str, instance: Any) -> None:
 
 
 @pytest.mark.parametrize("name", [n for n, _ in TOOLS])
-@settings(max_examples=int(os.environ.get("ONELLM_DIFFERENTIAL_EXAMPLES", "25")), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=int(os.environ.get("ONELLM_DIFFERENTIAL_EXAMPLES", "25")),
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
 @given(data=st.data())
 def test_bind_agrees_with_the_validator(name: str, data: st.DataObject) -> None:
     t = dict(TOOLS)[name]
@@ -772,4 +788,6 @@ def test_principled_differences_are_real_and_narrow() -> None:
     }
     assert _validator("d_records").is_valid(records)
     err = _outcome(d_records, records)[1]
-    assert isinstance(err, ArgumentError) and str(err) == "Argument 'tags[1]' repeats tags[0]; the items must be unique."
+    assert (
+        isinstance(err, ArgumentError) and str(err) == "Argument 'tags[1]' repeats tags[0]; the items must be unique."
+    )

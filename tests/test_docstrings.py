@@ -46,7 +46,7 @@ def test_flatten(text: str, expected: str) -> None:
 
 # --- parse_docstring: one table, each row a docstring as written in source ----
 
-GOOGLE = '''Fetch a docket.
+GOOGLE = """Fetch a docket.
 
     Looks it up by number and
     returns the :class:`~courts.Docket`.
@@ -66,9 +66,9 @@ GOOGLE = '''Fetch a docket.
 
     Raises:
         KeyError: When missing.
-    '''
+    """
 
-NUMPY = '''Compute the mean.
+NUMPY = """Compute the mean.
 
     Longer description.
 
@@ -93,9 +93,9 @@ NUMPY = '''Compute the mean.
     See Also
     --------
     median : The middle value.
-    '''
+    """
 
-SPHINX = '''Send a message.
+SPHINX = """Send a message.
 
     :param to: Who receives it.
     :param str body: The text,
@@ -106,7 +106,7 @@ SPHINX = '''Send a message.
     :returns: The message id.
     :rtype: str
     :raises ValueError: If ``to`` is empty.
-    '''
+    """
 
 PARSE_CASES: list[tuple[str, str | None, ParsedDocstring]] = [
     ("none", None, ParsedDocstring("", {}, {}, None)),
@@ -126,7 +126,7 @@ PARSE_CASES: list[tuple[str, str | None, ParsedDocstring]] = [
         "google",
         GOOGLE,
         ParsedDocstring(
-            'Fetch a docket. Looks it up by number and returns the Docket.',
+            "Fetch a docket. Looks it up by number and returns the Docket.",
             {
                 "number": 'The docket number, e.g. "1:23-cv-4".',
                 "court": "The court id.",
@@ -568,9 +568,7 @@ def test_real_function_docstring() -> None:
         """
         return number + court
 
-    expected = ParsedDocstring(
-        "Fetch a docket.", {"number": "The docket number.", "court": "The court id."}, {}, None
-    )
+    expected = ParsedDocstring("Fetch a docket.", {"number": "The docket number.", "court": "The court id."}, {}, None)
     assert parse_docstring(get_docket.__doc__) == expected
     assert parse_docstring(inspect.getdoc(get_docket)) == expected
 

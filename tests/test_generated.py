@@ -127,14 +127,24 @@ def test_reference_judges_unique_items_after_binding() -> None:
     assert ref.is_valid([a])
     assert not ref.is_valid([a, a.upper()])  # the same UUID once bound
     nested = harness.Reference(
-        {"type": "array", "items": {"type": "array", "items": {"type": "integer"}, "uniqueItems": True}, "uniqueItems": True}
+        {
+            "type": "array",
+            "items": {"type": "array", "items": {"type": "integer"}, "uniqueItems": True},
+            "uniqueItems": True,
+        }
     )
     assert not nested.is_valid([[1, 2], [2, 1]])  # two equal frozensets
-    times = harness.Reference({"type": "array", "items": {"type": "string", "format": "date-time"}, "uniqueItems": True})
+    times = harness.Reference(
+        {"type": "array", "items": {"type": "string", "format": "date-time"}, "uniqueItems": True}
+    )
     assert not times.is_valid(["2026-07-01T12:00:00Z", "2026-07-01T14:00:00+02:00"])  # one instant
     assert not times.is_valid(["2026-07-01T12:00:00.1234567Z", "2026-07-01T12:00:00.1234568Z"])  # microseconds
-    record = {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": ["integer", "null"]}},
-              "required": ["a"], "additionalProperties": False}
+    record = {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": ["integer", "null"]}},
+        "required": ["a"],
+        "additionalProperties": False,
+    }
     records = harness.Reference({"type": "array", "items": record, "uniqueItems": True})
     assert not records.is_valid([{"a": 1}, {"a": 1, "b": None}])  # b's default is None
     assert records.is_valid([{"a": 1}, {"a": 1, "b": 2}])
@@ -153,7 +163,12 @@ def test_a_binder_that_accepts_too_much_is_reported() -> None:
         def bind(self, arguments: object, provider: str | None = None) -> dict[str, object]:
             return {}
 
-    schema = {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"], "additionalProperties": False}
+    schema = {
+        "type": "object",
+        "properties": {"x": {"type": "integer"}},
+        "required": ["x"],
+        "additionalProperties": False,
+    }
     report = harness.BatchReport()
     harness.check_payloads("m", "t", Lenient(), schema, SEED, 5, report)
     assert [f.kind for f in report.findings] == ["payload"]

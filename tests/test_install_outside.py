@@ -92,9 +92,7 @@ def test_mypy_outside_the_repository_reports_the_olt_finding(user_project: tuple
     ], proc.stderr
 
 
-def test_pyright_outside_the_repository_resolves_the_package(
-    user_project: tuple[Path, Path], tmp_path: Path
-) -> None:
+def test_pyright_outside_the_repository_resolves_the_package(user_project: tuple[Path, Path], tmp_path: Path) -> None:
     python, project = user_project
     exe = shutil.which("pyright") or str(Path(sys.executable).parent / "pyright")
     (project / "pyrightconfig.json").write_text(json.dumps({"typeCheckingMode": "strict"}))

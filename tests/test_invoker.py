@@ -119,7 +119,13 @@ def test_context_and_token_are_injected() -> None:
     context = ToolContext(call_id="call_7", services={"db": "conn"})
     result = run(lambda: ToolInvoker().invoke(inspect_call, '{"path": "src"}', context))
     assert result.parts == [TextPart("src")]
-    assert seen == {"ctx": context, "token": context.cancellation, "name": "inspect_call", "call": "call_7", "service": "conn"}
+    assert seen == {
+        "ctx": context,
+        "token": context.cancellation,
+        "name": "inspect_call",
+        "call": "call_7",
+        "service": "conn",
+    }
 
 
 def test_positional_only_context_parameter() -> None:
@@ -369,7 +375,11 @@ def test_invoke_all_keeps_call_order() -> None:
             [(add, '{"a": 1, "b": 1}'), ToolCall(fails, {"message": "x"}, id="c2"), (add, {"a": 2, "b": 2})]
         )
     )
-    assert [r.parts for r in results] == [[JsonPart(2)], [TextPart("Tool 'fails' failed: ValueError: x")], [JsonPart(4)]]
+    assert [r.parts for r in results] == [
+        [JsonPart(2)],
+        [TextPart("Tool 'fails' failed: ValueError: x")],
+        [JsonPart(4)],
+    ]
 
 
 def test_parallel_safe_calls_run_concurrently() -> None:
@@ -446,7 +456,7 @@ def test_invocation_mode_wait_runs_inline_and_background_answers_a_job_handle() 
     started = run(lambda: invoker.invoke(build_index, '{"path": "src", "invocationMode": "background"}'))
     assert started.parts == [JsonPart({"job": "job-1", "status": "running"})] and not started.is_error
     bad = run(lambda: invoker.invoke(build_index, '{"path": "src", "invocationMode": "soon"}'))
-    assert bad.error == 'Argument \'invocationMode\' must be one of: wait, background; got "soon".'
+    assert bad.error == "Argument 'invocationMode' must be one of: wait, background; got \"soon\"."
 
 
 # --- the inline path without a context of the caller's ---------------------------------------------

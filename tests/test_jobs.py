@@ -37,8 +37,6 @@ from onellm_runtime.cli import manifest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-
-
 def background(arguments: dict[str, object]) -> str:
     return json.dumps({**arguments, "invocationMode": "background"})
 
@@ -51,9 +49,7 @@ def no_other_tasks() -> bool:
     return asyncio.all_tasks() == {asyncio.current_task()}
 
 
-UNKNOWN = (
-    'Unknown job "{}". A finished job is forgotten once its result has been read, and an unread result expires.'
-)
+UNKNOWN = 'Unknown job "{}". A finished job is forgotten once its result has been read, and an unread result expires.'
 
 
 # --- the schema ----------------------------------------------------------------------------------
@@ -129,14 +125,14 @@ def quick(path: str) -> str:
     return path
 '''
 
-_CLASH_MODULE = '''\
+_CLASH_MODULE = """\
 from onellm_runtime import tool
 
 
 @tool(invocation_mode="model_choice")
 def clash(path: str, invocationMode: str) -> str:
     return path
-'''
+"""
 
 _OLT015 = (
     "Tool 'clash': Parameter 'invocationMode' clashes with the framework control that "
@@ -268,7 +264,7 @@ def test_bad_arguments_and_missing_approval_are_immediate_errors() -> None:
         bad = await invoker.invoke(deploy, '{"target": 1, "invocationMode": "background"}')
         assert bad.error == "Argument 'target' must be a string, got integer."
         wrong_mode = await invoker.invoke(deploy, '{"target": "prod", "invocationMode": "later"}')
-        assert wrong_mode.error == 'Argument \'invocationMode\' must be one of: wait, background; got "later".'
+        assert wrong_mode.error == "Argument 'invocationMode' must be one of: wait, background; got \"later\"."
         refused = await invoker.invoke(deploy, background({"target": "prod"}))
         assert refused.error == "Tool 'deploy' requires approval."
         assert list(invoker.jobs) == []
@@ -702,8 +698,7 @@ def test_read_job_and_stop_job_schemas() -> None:
         '{"job": id, "status": "running"}. Once it has finished: the tool\'s own result, given once.'
     )
     assert stop_job.description == (
-        "Stop a running background job. Answers its status; read_job then gives its result, "
-        "which says it was stopped."
+        "Stop a running background job. Answers its status; read_job then gives its result, which says it was stopped."
     )
     assert read_job.invocation_mode == "wait" and not read_job.requires_approval
 
@@ -742,7 +737,9 @@ def test_read_job_and_stop_job_through_the_invoker() -> None:
 
             unknown = await invoker.invoke(stop_job, '{"job": "job-9"}')
             assert unknown.error == UNKNOWN.format("job-9")
-            assert (await invoker.invoke(read_job, '{"job": 7}')).error == "Argument 'job' must be a string, got integer."
+            assert (
+                await invoker.invoke(read_job, '{"job": 7}')
+            ).error == "Argument 'job' must be a string, got integer."
             assert (await invoker.invoke(stop_job, "{}")).error == "Argument 'job' is required."
             assert (await invoker.invoke(read_job, '{"job": "job-1", "invocationMode": "background"}')).error == (
                 "Argument 'invocationMode' is not a known property; known properties: job."

@@ -52,8 +52,8 @@ def page(n: Annotated[int, Range(9, 5)]) -> str:
 
 ANY = "Tool 'remember': Parameter 'value': 'Any' has no schema; use a concrete type, or JsonValue to accept any JSON value"
 RANGE = "Tool 'page': Parameter 'n': Range(9, 5) has its minimum above its maximum; swap the bounds"
-OLT002 = (DOCS.as_uri() + "#olt002-a-parameter-type-has-no-schema")
-OLT013 = (DOCS.as_uri() + "#olt013-an-annotation-does-not-fit-its-type")
+OLT002 = DOCS.as_uri() + "#olt002-a-parameter-type-has-no-schema"
+OLT013 = DOCS.as_uri() + "#olt013-an-annotation-does-not-fit-its-type"
 
 
 def _range(a: int, b: int, c: int, d: int) -> types.Range:
@@ -101,8 +101,9 @@ def test_a_session_open_change_diagnostics_and_quick_fixes(tmp_path: Path) -> No
 
             s.change(app, 2, BUFFER)  # unsaved: the finding moves with the buffer, a new one appears
             changed = await s.diagnostics(2)
-            any_at, range_at = _diag(_range(8, 23, 8, 33), "OLT002", ANY, OLT002), _diag(
-                _range(13, 9, 13, 39), "OLT013", RANGE, OLT013
+            any_at, range_at = (
+                _diag(_range(8, 23, 8, 33), "OLT002", ANY, OLT002),
+                _diag(_range(13, 9, 13, 39), "OLT013", RANGE, OLT013),
             )
             assert changed.diagnostics == (any_at, range_at)
 
@@ -123,7 +124,9 @@ def test_a_session_open_change_diagnostics_and_quick_fixes(tmp_path: Path) -> No
             after = await asyncio.wait_for(s.published.get(), 300)
             assert (after.version, after.diagnostics) == (4, ())
 
-            s.client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(app.as_uri())))
+            s.client.text_document_did_close(
+                types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(app.as_uri()))
+            )
             closed = await asyncio.wait_for(s.published.get(), 60)
             assert (closed.uri, closed.diagnostics) == (app.as_uri(), ())
         finally:
@@ -163,7 +166,13 @@ FIX_ROWS = [
     pytest.param(
         "from typing import Annotated\nfrom onellm_runtime import Range, tool\n\n@tool\n"
         "def f(n: Annotated[int, Range(10, 1)]) -> str: ...\n",
-        _finding(4, 6, 37, "OLT013", "Tool 'f': Parameter 'n': Range(10, 1) has its minimum above its maximum; swap the bounds"),
+        _finding(
+            4,
+            6,
+            37,
+            "OLT013",
+            "Tool 'f': Parameter 'n': Range(10, 1) has its minimum above its maximum; swap the bounds",
+        ),
         "from typing import Annotated\nfrom onellm_runtime import Range, tool\n\n@tool\n"
         "def f(n: Annotated[int, Range(1, 10)]) -> str: ...\n",
         id="Range bounds swapped",
@@ -251,12 +260,20 @@ def test_the_checker_follows_other_buffers_unsaved_files_and_skips_broken_text(t
     app.write_text(PLACE)
     models.write_text(MODELS)
     box = LiveDiagnostic(
-        6, 10, 6, 18, "OLT013",
+        6,
+        10,
+        6,
+        18,
+        "OLT013",
         "Tool 'place': Parameter 'box' field 'size': Range(9, 5) has its minimum above its maximum; swap the bounds",
         "error",
     )
     any_x = LiveDiagnostic(
-        3, 6, 3, 12, "OLT002",
+        3,
+        6,
+        3,
+        12,
+        "OLT002",
         "Tool 'f': Parameter 'x': 'Any' has no schema; use a concrete type, or JsonValue to accept any JSON value",
         "error",
     )
@@ -284,8 +301,18 @@ def test_the_latency_benchmark_runs(tmp_path: Path) -> None:
     import sys
 
     done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "lsp_latency.py"), "--tools", "3", "--edits", "2", "--warmup", "1",
-         "--debounce-ms", "0"],
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "lsp_latency.py"),
+            "--tools",
+            "3",
+            "--edits",
+            "2",
+            "--warmup",
+            "1",
+            "--debounce-ms",
+            "0",
+        ],
         capture_output=True,
         text=True,
         timeout=600,

@@ -178,32 +178,162 @@ def test_no_two_rows_claim_a_name() -> None:
 REFUSALS: list[tuple[str, object, str, str]] = [
     ("Description", Annotated[int, Description("Any type.")], "", ""),
     ("Doc", Annotated[list[int], typing_extensions.Doc("Any type.")], "", ""),
-    ("Range", Annotated[str, Range(1, 5)], "OLT013", "Range applies to numbers, not to 'str'; remove the annotation or change the type"),
-    ("Range swapped", Annotated[int, Range(5, 1)], "OLT013", "Range(5, 1) has its minimum above its maximum; swap the bounds"),
-    ("StringLength", Annotated[list[str], StringLength(5)], "OLT013", "StringLength applies to strings, not to 'list[str]'; remove the annotation or change the type"),
-    ("StringLength values", Annotated[str, StringLength(5, min_length=9)], "OLT013", "StringLength(5, min_length=9) needs 0 <= min_length <= max; fix the bounds"),
-    ("MinLength", Annotated[int, MinLength(1)], "OLT013", "MinLength applies to strings and arrays, not to 'int'; remove the annotation or change the type"),
-    ("MinLength negative", Annotated[str, MinLength(-1)], "OLT013", "MinLength needs lengths of 0 or more; fix the bounds"),
-    ("MaxLength", Annotated[bool, MaxLength(1)], "OLT013", "MaxLength applies to strings and arrays, not to 'bool'; remove the annotation or change the type"),
-    ("MaxLength negative", Annotated[str, MaxLength(-1)], "OLT013", "MaxLength needs lengths of 0 or more; fix the bounds"),
-    ("Length", Annotated[dict[str, int], Length(1, 2)], "OLT013", "Length applies to strings and arrays, not to 'dict[str, int]'; remove the annotation or change the type"),
-    ("Length swapped", Annotated[str, Length(5, 2)], "OLT013", "Length(5, 2) has its minimum above its maximum; swap the bounds"),
-    ("Pattern", Annotated[int, Pattern("^a")], "OLT013", "Pattern applies to strings, not to 'int'; remove the annotation or change the type"),
-    ("Pattern unreadable", Annotated[str, Pattern("(?<=a)b")], "OLT013", "Pattern('(?<=a)b') cannot be used: '(?<=' (lookbehind) is read differently by JSON Schema validators and Python; rewrite the pattern without it"),
-    ("Email", Annotated[int, Email()], "OLT013", "Email applies to strings, not to 'int'; remove the annotation or change the type"),
-    ("Url", Annotated[list[str], Url()], "OLT013", "Url applies to strings, not to 'list[str]'; remove the annotation or change the type"),
-    ("JsonName", Annotated[str, JsonName("y")], "OLT013", "JsonName cannot be used here (tool parameters are never renamed); remove it"),
-    ("Discriminator", Annotated[str, Discriminator("action")], "OLT012", "Discriminator('action') applies only to a union of records, not to 'str'"),
-    ("at.Ge", Annotated[str, at.Ge(1)], "OLT013", "Range applies to numbers, not to 'str'; remove the annotation or change the type"),
-    ("at.Le", Annotated[bool, at.Le(1)], "OLT013", "Range applies to numbers, not to 'bool'; remove the annotation or change the type"),
-    ("at.Interval", Annotated[str, at.Interval(ge=1, le=2)], "OLT013", "Range applies to numbers, not to 'str'; remove the annotation or change the type"),
-    ("at.Interval swapped", Annotated[int, at.Interval(ge=5, le=1)], "OLT013", "Range(5, 1) has its minimum above its maximum; swap the bounds"),
-    ("at.MinLen", Annotated[float, at.MinLen(1)], "OLT013", "MinLength applies to strings and arrays, not to 'float'; remove the annotation or change the type"),
-    ("at.MaxLen", Annotated[float, at.MaxLen(3)], "OLT013", "MaxLength applies to strings and arrays, not to 'float'; remove the annotation or change the type"),
-    ("at.MaxLen negative", Annotated[str, at.MaxLen(-1)], "OLT013", "MaxLength needs lengths of 0 or more; fix the bounds"),
-    ("at.Len", Annotated[int, at.Len(1, 3)], "OLT013", "Length applies to strings and arrays, not to 'int'; remove the annotation or change the type"),
-    ("at.Len min only", Annotated[int, at.Len(2)], "OLT013", "Length applies to strings and arrays, not to 'int'; remove the annotation or change the type"),
-    ("at.Len swapped", Annotated[str, at.Len(5, 2)], "OLT013", "Length(5, 2) has its minimum above its maximum; swap the bounds"),
+    (
+        "Range",
+        Annotated[str, Range(1, 5)],
+        "OLT013",
+        "Range applies to numbers, not to 'str'; remove the annotation or change the type",
+    ),
+    (
+        "Range swapped",
+        Annotated[int, Range(5, 1)],
+        "OLT013",
+        "Range(5, 1) has its minimum above its maximum; swap the bounds",
+    ),
+    (
+        "StringLength",
+        Annotated[list[str], StringLength(5)],
+        "OLT013",
+        "StringLength applies to strings, not to 'list[str]'; remove the annotation or change the type",
+    ),
+    (
+        "StringLength values",
+        Annotated[str, StringLength(5, min_length=9)],
+        "OLT013",
+        "StringLength(5, min_length=9) needs 0 <= min_length <= max; fix the bounds",
+    ),
+    (
+        "MinLength",
+        Annotated[int, MinLength(1)],
+        "OLT013",
+        "MinLength applies to strings and arrays, not to 'int'; remove the annotation or change the type",
+    ),
+    (
+        "MinLength negative",
+        Annotated[str, MinLength(-1)],
+        "OLT013",
+        "MinLength needs lengths of 0 or more; fix the bounds",
+    ),
+    (
+        "MaxLength",
+        Annotated[bool, MaxLength(1)],
+        "OLT013",
+        "MaxLength applies to strings and arrays, not to 'bool'; remove the annotation or change the type",
+    ),
+    (
+        "MaxLength negative",
+        Annotated[str, MaxLength(-1)],
+        "OLT013",
+        "MaxLength needs lengths of 0 or more; fix the bounds",
+    ),
+    (
+        "Length",
+        Annotated[dict[str, int], Length(1, 2)],
+        "OLT013",
+        "Length applies to strings and arrays, not to 'dict[str, int]'; remove the annotation or change the type",
+    ),
+    (
+        "Length swapped",
+        Annotated[str, Length(5, 2)],
+        "OLT013",
+        "Length(5, 2) has its minimum above its maximum; swap the bounds",
+    ),
+    (
+        "Pattern",
+        Annotated[int, Pattern("^a")],
+        "OLT013",
+        "Pattern applies to strings, not to 'int'; remove the annotation or change the type",
+    ),
+    (
+        "Pattern unreadable",
+        Annotated[str, Pattern("(?<=a)b")],
+        "OLT013",
+        "Pattern('(?<=a)b') cannot be used: '(?<=' (lookbehind) is read differently by JSON Schema validators and Python; rewrite the pattern without it",
+    ),
+    (
+        "Email",
+        Annotated[int, Email()],
+        "OLT013",
+        "Email applies to strings, not to 'int'; remove the annotation or change the type",
+    ),
+    (
+        "Url",
+        Annotated[list[str], Url()],
+        "OLT013",
+        "Url applies to strings, not to 'list[str]'; remove the annotation or change the type",
+    ),
+    (
+        "JsonName",
+        Annotated[str, JsonName("y")],
+        "OLT013",
+        "JsonName cannot be used here (tool parameters are never renamed); remove it",
+    ),
+    (
+        "Discriminator",
+        Annotated[str, Discriminator("action")],
+        "OLT012",
+        "Discriminator('action') applies only to a union of records, not to 'str'",
+    ),
+    (
+        "at.Ge",
+        Annotated[str, at.Ge(1)],
+        "OLT013",
+        "Range applies to numbers, not to 'str'; remove the annotation or change the type",
+    ),
+    (
+        "at.Le",
+        Annotated[bool, at.Le(1)],
+        "OLT013",
+        "Range applies to numbers, not to 'bool'; remove the annotation or change the type",
+    ),
+    (
+        "at.Interval",
+        Annotated[str, at.Interval(ge=1, le=2)],
+        "OLT013",
+        "Range applies to numbers, not to 'str'; remove the annotation or change the type",
+    ),
+    (
+        "at.Interval swapped",
+        Annotated[int, at.Interval(ge=5, le=1)],
+        "OLT013",
+        "Range(5, 1) has its minimum above its maximum; swap the bounds",
+    ),
+    (
+        "at.MinLen",
+        Annotated[float, at.MinLen(1)],
+        "OLT013",
+        "MinLength applies to strings and arrays, not to 'float'; remove the annotation or change the type",
+    ),
+    (
+        "at.MaxLen",
+        Annotated[float, at.MaxLen(3)],
+        "OLT013",
+        "MaxLength applies to strings and arrays, not to 'float'; remove the annotation or change the type",
+    ),
+    (
+        "at.MaxLen negative",
+        Annotated[str, at.MaxLen(-1)],
+        "OLT013",
+        "MaxLength needs lengths of 0 or more; fix the bounds",
+    ),
+    (
+        "at.Len",
+        Annotated[int, at.Len(1, 3)],
+        "OLT013",
+        "Length applies to strings and arrays, not to 'int'; remove the annotation or change the type",
+    ),
+    (
+        "at.Len min only",
+        Annotated[int, at.Len(2)],
+        "OLT013",
+        "Length applies to strings and arrays, not to 'int'; remove the annotation or change the type",
+    ),
+    (
+        "at.Len swapped",
+        Annotated[str, at.Len(5, 2)],
+        "OLT013",
+        "Length(5, 2) has its minimum above its maximum; swap the bounds",
+    ),
 ]
 
 
@@ -252,7 +382,9 @@ def test_every_row_is_written_in_a_valid_corpus_module() -> None:
     for path in _corpus.valid_modules():
         module = _corpus.load_module(path)
         tools = [v for v in vars(module).values() if isinstance(v, Tool)]
-        tools += [a for v in vars(module).values() if isinstance(v, type) for a in vars(v).values() if isinstance(a, Tool)]
+        tools += [
+            a for v in vars(module).values() if isinstance(v, type) for a in vars(v).values() if isinstance(a, Tool)
+        ]
         for t in tools:
             for p in t.model.params:
                 _specs_in(p.type, seen, found)
@@ -270,11 +402,12 @@ def test_markers_are_frozen_values_compared_by_row_and_arguments() -> None:
         a.constraints.minimum = 2  # type: ignore[misc]
 
 
-
 _KEYWORDS = {"minimum": "minimum", "maximum": "maximum", "minLength": "min_length", "maxLength": "max_length"}
 
 
-@pytest.mark.parametrize("node", [Scalar(kind) for kind in ScalarKind] + [Scalar(ScalarKind.INT, -128, 127, "Int8")], ids=repr)
+@pytest.mark.parametrize(
+    "node", [Scalar(kind) for kind in ScalarKind] + [Scalar(ScalarKind.INT, -128, 127, "Int8")], ids=repr
+)
 def test_a_scalars_own_bounds_are_those_its_fragment_writes(node: Scalar) -> None:
     """The binder enforces ``scalar_constraints``; the schema writes the fragment: they agree."""
     written = {_KEYWORDS[k]: v for k, v in schema.fragment(node, None).items() if k in _KEYWORDS}

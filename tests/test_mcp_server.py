@@ -28,19 +28,54 @@ ROOT = Path(__file__).parent.parent
 TOOLS_FILE = Path(__file__).parent / "mcp_tools.py"
 BOUND = 60.0
 
-TOOLS = [mcp_tools.add, mcp_tools.shout, mcp_tools.explode, mcp_tools.snap, mcp_tools.crawl,
-         mcp_tools.wait_forever, mcp_tools.wait_in_thread, mcp_tools.cancelled_count]
+TOOLS = [
+    mcp_tools.add,
+    mcp_tools.shout,
+    mcp_tools.explode,
+    mcp_tools.snap,
+    mcp_tools.crawl,
+    mcp_tools.wait_forever,
+    mcp_tools.wait_in_thread,
+    mcp_tools.cancelled_count,
+]
 
 #: tools/call rows: (tool, arguments) -> (isError, content, structuredContent).
 CALLS: list[tuple[str, dict[str, Any], bool, list[dict[str, Any]], Any]] = [
     ("add", {"a": 2, "b": 3}, False, [{"type": "text", "text": "5"}], {"result": 5}),
-    ("add", {"a": "x"}, True,
-     [{"type": "text", "text": "Argument 'a' must be an integer, got string.\nArgument 'b' is required."}], None),
-    ("shout", {"text": "a" * 11}, True,
-     [{"type": "text", "text": "Argument 'text' must be at most 10 characters long, got 11."}], None),
-    ("explode", {"reason": "disk full"}, True, [{"type": "text", "text": "Tool 'explode' failed: RuntimeError: disk full"}], None),
-    ("nope", {}, True, [{"type": "text", "text": "Unknown tool 'nope'; the tools are: add, shout, explode, snap, crawl, "
-                                                 "wait_forever, wait_in_thread, cancelled_count."}], None),
+    (
+        "add",
+        {"a": "x"},
+        True,
+        [{"type": "text", "text": "Argument 'a' must be an integer, got string.\nArgument 'b' is required."}],
+        None,
+    ),
+    (
+        "shout",
+        {"text": "a" * 11},
+        True,
+        [{"type": "text", "text": "Argument 'text' must be at most 10 characters long, got 11."}],
+        None,
+    ),
+    (
+        "explode",
+        {"reason": "disk full"},
+        True,
+        [{"type": "text", "text": "Tool 'explode' failed: RuntimeError: disk full"}],
+        None,
+    ),
+    (
+        "nope",
+        {},
+        True,
+        [
+            {
+                "type": "text",
+                "text": "Unknown tool 'nope'; the tools are: add, shout, explode, snap, crawl, "
+                "wait_forever, wait_in_thread, cancelled_count.",
+            }
+        ],
+        None,
+    ),
     ("snap", {}, False, [{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}], None),
 ]
 
@@ -60,7 +95,11 @@ async def _session(client: Client, logs: list[LoggingMessageNotificationParams])
     for name, arguments, is_error, content, structured in CALLS:
         result = await client.call_tool(name, arguments)
         dumped = result.model_dump(by_alias=True, exclude_none=True, mode="json")
-        assert (dumped["isError"], dumped["content"], dumped.get("structuredContent")) == (is_error, content, structured), name
+        assert (dumped["isError"], dumped["content"], dumped.get("structuredContent")) == (
+            is_error,
+            content,
+            structured,
+        ), name
     # the same texts as the invoker gives in process
     local = await ToolInvoker().invoke(mcp_tools.add, {"a": "x"})
     assert CALLS[1][3][0]["text"] == local.text
@@ -163,7 +202,9 @@ def test_tools_in_finds_a_modules_tools_in_order() -> None:
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.4", "example.com"])
 def test_http_serves_loopback_only(host: str) -> None:
-    with pytest.raises(ValueError, match=f"serve_http serves loopback hosts only \\(127.0.0.1, ::1, localhost\\), not '{host}'"):
+    with pytest.raises(
+        ValueError, match=f"serve_http serves loopback hosts only \\(127.0.0.1, ::1, localhost\\), not '{host}'"
+    ):
         asyncio.run(serve_http(TOOLS, host=host))
 
 
@@ -174,7 +215,11 @@ def test_benchmark_runs() -> None:
 
     out = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "mcp_roundtrip.py"), "--calls", "2", "--rounds", "1"],
-        capture_output=True, text=True, cwd=ROOT, timeout=BOUND, check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=BOUND,
+        check=True,
     ).stdout.splitlines()
     assert out[0] == "tools/call round trips over stdio, 2 calls x 1 rounds (median of the rounds):"
     assert [line.split()[0] for line in out[1:]] == ["onellm_runtime.mcp.server", "mcp", "onellm"]

@@ -21,7 +21,9 @@ from onellm_runtime import Tool, ToolContext, ToolDefinitionError, tool, tools_o
 
 T = TypeVar("T")
 
-X_ONLY = '{"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"], "additionalProperties": false}'
+X_ONLY = (
+    '{"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"], "additionalProperties": false}'
+)
 
 
 class Counter:

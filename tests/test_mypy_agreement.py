@@ -49,7 +49,17 @@ def _mypy_findings() -> dict[str, list[dict[str, Any]]]:
     os.environ["MYPYPATH"] = str(ROOT)  # an editable install is an import hook mypy cannot follow
     try:
         out, err, status = api.run(
-            ["--config-file", str(config), "--no-incremental", "--strict", "--python-version", "3.10", "-O", "json", *files]
+            [
+                "--config-file",
+                str(config),
+                "--no-incremental",
+                "--strict",
+                "--python-version",
+                "3.10",
+                "-O",
+                "json",
+                *files,
+            ]
         )
     finally:
         if saved is None:

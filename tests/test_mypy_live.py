@@ -82,7 +82,9 @@ def _project(tmp_path: Path) -> None:
     (tmp_path / "buffer.py").write_text(BUFFER)
     (tmp_path / "models.py").write_text(MODELS)
     (tmp_path / "uses.py").write_text(USES_MODELS)
-    (tmp_path / "mypy.ini").write_text(f"[mypy]\nplugins = onellm_mypy\nmypy_path = {ROOT}\nshow_column_numbers = True\n")
+    (tmp_path / "mypy.ini").write_text(
+        f"[mypy]\nplugins = onellm_mypy\nmypy_path = {ROOT}\nshow_column_numbers = True\n"
+    )
 
 
 def _lines(out: str) -> list[str]:

@@ -50,11 +50,12 @@ def test_loading_the_plugin_leaves_the_checker_and_the_model_unloaded() -> None:
     import subprocess
     import sys
 
-    probe = (
-        "import sys, onellm_mypy.plugin; "
-        "print(sorted(m for m in sys.modules if m.startswith('onellm_runtime.')))"
-    )
+    probe = "import sys, onellm_mypy.plugin; print(sorted(m for m in sys.modules if m.startswith('onellm_runtime.')))"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     loaded = set(eval(done.stdout))
-    assert not loaded & {"onellm_runtime.core.diagnostics", "onellm_runtime.core.model", "onellm_runtime.front.typing_front"}
+    assert not loaded & {
+        "onellm_runtime.core.diagnostics",
+        "onellm_runtime.core.model",
+        "onellm_runtime.front.typing_front",
+    }
     assert "onellm_runtime.core.codes" in loaded

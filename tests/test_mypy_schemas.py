@@ -68,7 +68,9 @@ def _runtime_cases() -> list[Any]:
     for path in _corpus.valid_modules():
         cases.append(pytest.param(path.stem, lambda p=path: _corpus.load_module(p), id=path.stem))
     for path in sorted(EXAMPLES.glob("*.py")):
-        cases.append(pytest.param(path.stem, lambda n=path.stem: importlib.import_module(n), id=f"examples.{path.stem}"))
+        cases.append(
+            pytest.param(path.stem, lambda n=path.stem: importlib.import_module(n), id=f"examples.{path.stem}")
+        )
     for name in FIXTURE_MODULES:
         cases.append(pytest.param(name, lambda n=name: importlib.import_module(n), id=name))
     return cases

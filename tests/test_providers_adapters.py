@@ -283,7 +283,9 @@ def test_openai_non_strict_gives_a_json_array_its_items() -> None:
 
 
 def test_anthropic_sends_a_json_value_non_strict_with_a_warning() -> None:
-    with pytest.warns(ProviderWarning, match="^Tool 'raw' is sent to Anthropic non-strict: parameter 'value' is a JSON value"):
+    with pytest.warns(
+        ProviderWarning, match="^Tool 'raw' is sent to Anthropic non-strict: parameter 'value' is a JSON value"
+    ):
         d = anthropic_tool(T.raw)
     assert dumps(d) == f'{{"name": "raw", "description": "Store any JSON.", "input_schema": {RAW_CANONICAL}}}'
 
@@ -477,9 +479,23 @@ def test_anthropic_tools_sends_the_tools_past_the_limits_non_strict() -> None:
 
 def test_anthropic_tool_alone_over_the_union_limit() -> None:
     def many(
-        a: Optional[int], b: Optional[int], c: Optional[int], d: Optional[int], e: Optional[int], f: Optional[int],
-        g: Optional[int], h: Optional[int], i: Optional[int], j: Optional[int], k: Optional[int], ell: Optional[int],
-        m: Optional[int], n: Optional[int], o: Optional[int], p: Optional[int], q: Optional[int],
+        a: Optional[int],
+        b: Optional[int],
+        c: Optional[int],
+        d: Optional[int],
+        e: Optional[int],
+        f: Optional[int],
+        g: Optional[int],
+        h: Optional[int],
+        i: Optional[int],
+        j: Optional[int],
+        k: Optional[int],
+        ell: Optional[int],
+        m: Optional[int],
+        n: Optional[int],
+        o: Optional[int],
+        p: Optional[int],
+        q: Optional[int],
     ) -> None: ...
 
     with pytest.warns(ProviderWarning) as caught:
@@ -500,7 +516,11 @@ def test_gemini_refuses_names_it_cannot_take() -> None:
 
     with pytest.raises(ProviderError, match=r"^Tool '1st': Gemini function names start with a letter or '_'"):
         gemini_tool(first)
-    entry = {"name": "ok", "description": "", "input_schema": {"type": "object", "properties": {"a-b": {"type": "integer"}}}}
+    entry = {
+        "name": "ok",
+        "description": "",
+        "input_schema": {"type": "object", "properties": {"a-b": {"type": "integer"}}},
+    }
     with pytest.raises(ProviderError, match=r"^Tool 'ok': parameter 'a-b' is not a Gemini parameter name"):
         gemini_tool(entry)
 

@@ -30,7 +30,9 @@ def test_a_tool_without_dictionaries_has_no_decoder() -> None:
 
 
 def test_entries_become_the_dictionary_in_order() -> None:
-    got = decode(T.configure, {"env": [{"key": "B", "value": "2"}, {"value": "1", "key": "A"}], "data": "", "home": "x"})
+    got = decode(
+        T.configure, {"env": [{"key": "B", "value": "2"}, {"value": "1", "key": "A"}], "data": "", "home": "x"}
+    )
     assert got == {"env": {"B": "2", "A": "1"}, "data": "", "home": "x"}
     assert list(got["env"]) == ["B", "A"]  # type: ignore[arg-type]
 
@@ -50,7 +52,12 @@ def test_nested_dictionaries_and_nulls() -> None:
             "maybe_env": None,
         },
     )
-    assert got == {"nested": {"a": {"b": True}, "c": {"d": False}}, "mapping": {"m": [1, 2]}, "env": {}, "maybe_env": None}
+    assert got == {
+        "nested": {"a": {"b": True}, "c": {"d": False}},
+        "mapping": {"m": [1, 2]},
+        "env": {},
+        "maybe_env": None,
+    }
 
 
 def test_dictionaries_inside_records_by_wire_name() -> None:
@@ -91,15 +98,15 @@ def test_anything_else_is_left_for_the_binder_to_refuse() -> None:
 @pytest.mark.parametrize(
     ("env", "path", "message"),
     [
-        (["A=1"], "env[0]", "Argument 'env[0]' must be an object with \"key\" and \"value\", got string."),
-        ([None], "env[0]", "Argument 'env[0]' must be an object with \"key\" and \"value\", got null."),
+        (["A=1"], "env[0]", 'Argument \'env[0]\' must be an object with "key" and "value", got string.'),
+        ([None], "env[0]", 'Argument \'env[0]\' must be an object with "key" and "value", got null.'),
         ([{"key": "A"}], "env[0].value", "Argument 'env[0].value' is required."),
         ([{"value": "1"}], "env[0].key", "Argument 'env[0].key' is required."),
         ([{"key": 1, "value": "1"}], "env[0].key", "Argument 'env[0].key' must be a string, got number."),
         (
             [{"key": "A", "value": "1", "note": "x"}],
             "env[0].note",
-            "Argument 'env[0].note' is not allowed; an entry has only \"key\" and \"value\".",
+            'Argument \'env[0].note\' is not allowed; an entry has only "key" and "value".',
         ),
         (
             [{"key": "A", "value": "1"}, {"key": "B", "value": "2"}, {"key": "A", "value": "3"}],
@@ -116,8 +123,12 @@ def test_malformed_entries(env: object, path: str, message: str) -> None:
 
 def test_error_paths_inside_nested_entries() -> None:
     with pytest.raises(DecodeError) as e:
-        decode(T.collections, {"nested": [{"key": "a", "value": [{"key": "b", "value": True}, {"key": "b", "value": 0}]}]})
-    assert str(e.value) == "Argument 'nested[0].value[1].key' repeats the key \"b\" already given at nested[0].value[0]."
+        decode(
+            T.collections, {"nested": [{"key": "a", "value": [{"key": "b", "value": True}, {"key": "b", "value": 0}]}]}
+        )
+    assert (
+        str(e.value) == "Argument 'nested[0].value[1].key' repeats the key \"b\" already given at nested[0].value[0]."
+    )
     with pytest.raises(DecodeError) as e:
         decode(T.collections, {"nested": {"a.b": [{"key": True, "value": True}]}})
     assert str(e.value) == "Argument 'nested[\"a.b\"][0].key' must be a string, got boolean."

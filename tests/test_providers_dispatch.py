@@ -82,7 +82,9 @@ def _next_request(provider: str, reply: dict[str, Any], items: list[dict[str, An
 
 
 #: The item each API answers a call with: (call's index in the reply, text, is_error) -> item.
-def _expected(provider: str, calls: list[tuple[str, str, dict[str, Any]]], texts: list[str], errors: list[bool]) -> list[dict[str, Any]]:
+def _expected(
+    provider: str, calls: list[tuple[str, str, dict[str, Any]]], texts: list[str], errors: list[bool]
+) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for (cid, name, _), text, error in zip(calls, texts, errors, strict=True):
         if provider == "openai":
@@ -92,7 +94,9 @@ def _expected(provider: str, calls: list[tuple[str, str, dict[str, Any]]], texts
         elif provider == "anthropic":
             out.append({"type": "tool_result", "tool_use_id": f"toolu_0{cid[-1]}", "content": text, "is_error": error})
         else:
-            out.append({"functionResponse": {"id": cid, "name": name, "response": {"error" if error else "output": text}}})
+            out.append(
+                {"functionResponse": {"id": cid, "name": name, "response": {"error" if error else "output": text}}}
+            )
     return out
 
 
@@ -141,14 +145,25 @@ def test_arguments_that_are_not_json() -> None:
 @pytest.mark.parametrize(
     ("call", "expected"),
     [
-        ({"name": "weather", "arguments": {"city": "Rome"}},
-         {"content": [{"type": "text", "text": "Rome: sunny for 1 day(s)"}], "isError": False}),
-        ({"name": "weather", "arguments": {"city": "Rome", "days": 0}},
-         {"content": [{"type": "text", "text": "Argument 'days' must be between 1 and 7, got 0."}], "isError": True}),
-        ({"name": "forecast", "arguments": {}},
-         {"content": [{"type": "text", "text": "Unknown tool 'forecast'; the tools are: weather, explode."}], "isError": True}),
-        ({"params": {"name": "explode", "arguments": {"reason": "x"}}},
-         {"content": [{"type": "text", "text": "Tool 'explode' failed: RuntimeError: x"}], "isError": True}),
+        (
+            {"name": "weather", "arguments": {"city": "Rome"}},
+            {"content": [{"type": "text", "text": "Rome: sunny for 1 day(s)"}], "isError": False},
+        ),
+        (
+            {"name": "weather", "arguments": {"city": "Rome", "days": 0}},
+            {"content": [{"type": "text", "text": "Argument 'days' must be between 1 and 7, got 0."}], "isError": True},
+        ),
+        (
+            {"name": "forecast", "arguments": {}},
+            {
+                "content": [{"type": "text", "text": "Unknown tool 'forecast'; the tools are: weather, explode."}],
+                "isError": True,
+            },
+        ),
+        (
+            {"params": {"name": "explode", "arguments": {"reason": "x"}}},
+            {"content": [{"type": "text", "text": "Tool 'explode' failed: RuntimeError: x"}], "isError": True},
+        ),
     ],
     ids=["ok", "bad-arguments", "unknown", "raises"],
 )
@@ -190,8 +205,14 @@ def test_parallel_safe_calls_overlap_and_others_run_alone() -> None:
         log.append(f"write {path}")
         return path
 
-    reply = rec.anthropic([("c1", "fetch", {"url": "a"}), ("c2", "fetch", {"url": "b"}),
-                           ("c3", "write", {"path": "p"}), ("c4", "fetch", {"url": "c"})])
+    reply = rec.anthropic(
+        [
+            ("c1", "fetch", {"url": "a"}),
+            ("c2", "fetch", {"url": "b"}),
+            ("c3", "write", {"path": "p"}),
+            ("c4", "fetch", {"url": "c"}),
+        ]
+    )
     done = _run(dispatch("anthropic", reply, [fetch, write]))
     assert log == ["start a", "start b", "end a", "end b", "write p", "start c", "end c"]
     assert [i["content"] for i in done.items] == ["a", "b", "p", "c"]
@@ -242,8 +263,12 @@ def final_answer(answer: str, confidence: float) -> Answer:
 
 
 def test_ends_loop_surfaces() -> None:
-    reply = rec.responses([("c1", "weather", {"city": "Oslo", "days": None}),
-                           ("c2", "final_answer", {"answer": "sunny", "confidence": 0.9})])
+    reply = rec.responses(
+        [
+            ("c1", "weather", {"city": "Oslo", "days": None}),
+            ("c2", "final_answer", {"answer": "sunny", "confidence": 0.9}),
+        ]
+    )
     done = _run(dispatch("openai", reply, [*rec.TOOLS, final_answer]))
     assert done.ends_loop and done.done
     assert done.final is not None and done.final.typed_result == Answer("sunny", 0.9)
@@ -270,8 +295,14 @@ def test_background_job_surfaces() -> None:
             return done, await done.jobs[0].wait()
 
     done, finished = _run(scenario())
-    assert done.items == [{"type": "tool_result", "tool_use_id": "toolu_01",
-                           "content": '{"job":"job-1","status":"running"}', "is_error": False}]
+    assert done.items == [
+        {
+            "type": "tool_result",
+            "tool_use_id": "toolu_01",
+            "content": '{"job":"job-1","status":"running"}',
+            "is_error": False,
+        }
+    ]
     assert [j.id for j in done.jobs] == ["job-1"]
     assert finished.text == "built docs"
 
@@ -294,7 +325,9 @@ def test_events_reach_the_subscriber() -> None:
 
 
 def test_an_unknown_provider_is_the_callers_mistake() -> None:
-    with pytest.raises(ValueError, match="provider must be one of openai, openai-chat, anthropic, gemini, mcp, not 'bedrock'"):
+    with pytest.raises(
+        ValueError, match="provider must be one of openai, openai-chat, anthropic, gemini, mcp, not 'bedrock'"
+    ):
         _run(dispatch("bedrock", {}, rec.TOOLS))  # type: ignore[arg-type]
 
 
@@ -317,48 +350,94 @@ def chart() -> list[TextPart | ImagePart | FilePart]:
 PNG64, PDF64, CSV64 = "iVBORw0KGgo=", "JVBERi0xLjc=", "YSxiCg=="
 
 MEDIA_ITEMS: dict[str, tuple[dict[str, Any], list[str]]] = {
-    "openai": ({"type": "function_call_output", "call_id": "c1", "output": [
-        {"type": "input_text", "text": "Sales:"},
-        {"type": "input_image", "image_url": f"data:image/png;base64,{PNG64}"},
-        {"type": "input_file", "file_data": f"data:application/pdf;base64,{PDF64}", "filename": "report.pdf"},
-        {"type": "input_file", "file_data": f"data:text/csv;base64,{CSV64}", "filename": "data.csv"},
-    ]}, []),
-    "openai-chat": ({"role": "tool", "tool_call_id": "c1",
-                     "content": "Sales:[image: image/png, 8 bytes][file: report.pdf, application/pdf, 8 bytes]"
-                                "[file: data.csv, text/csv, 4 bytes]"}, [
-        "Tool 'chart': Chat Completions tool messages cannot carry image/png; sent as the text [image: image/png, 8 bytes].",
-        "Tool 'chart': Chat Completions tool messages cannot carry application/pdf; sent as the text "
-        "[file: report.pdf, application/pdf, 8 bytes].",
-        "Tool 'chart': Chat Completions tool messages cannot carry text/csv; sent as the text [file: data.csv, text/csv, 4 bytes].",
-    ]),
-    "anthropic": ({"type": "tool_result", "tool_use_id": "toolu_01", "content": [
-        {"type": "text", "text": "Sales:"},
-        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG64}},
-        {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": PDF64}, "title": "report.pdf"},
-        {"type": "text", "text": "[file: data.csv, text/csv, 4 bytes]"},
-    ], "is_error": False}, [
-        "Tool 'chart': Anthropic tool_result cannot carry text/csv; sent as the text [file: data.csv, text/csv, 4 bytes].",
-    ]),
-    "gemini": ({"functionResponse": {"id": "c1", "name": "chart", "response": {
-        "output": "Sales:[image: image/png, 8 bytes][file: report.pdf, application/pdf, 8 bytes][file: data.csv, text/csv, 4 bytes]"},
-        "parts": [
-            {"inlineData": {"mimeType": "image/png", "data": PNG64}},
-            {"inlineData": {"mimeType": "application/pdf", "data": PDF64, "displayName": "report.pdf"}},
-        ]}}, [
-        "Tool 'chart': Gemini functionResponse cannot carry text/csv; sent as the text [file: data.csv, text/csv, 4 bytes].",
-    ]),
-    "mcp": ({"content": [
-        {"type": "text", "text": "Sales:"},
-        {"type": "image", "data": PNG64, "mimeType": "image/png"},
-        {"type": "resource", "resource": {"uri": "file:///report.pdf", "mimeType": "application/pdf", "blob": PDF64}},
-        {"type": "resource", "resource": {"uri": "file:///data.csv", "mimeType": "text/csv", "blob": CSV64}},
-    ], "isError": False}, []),
+    "openai": (
+        {
+            "type": "function_call_output",
+            "call_id": "c1",
+            "output": [
+                {"type": "input_text", "text": "Sales:"},
+                {"type": "input_image", "image_url": f"data:image/png;base64,{PNG64}"},
+                {"type": "input_file", "file_data": f"data:application/pdf;base64,{PDF64}", "filename": "report.pdf"},
+                {"type": "input_file", "file_data": f"data:text/csv;base64,{CSV64}", "filename": "data.csv"},
+            ],
+        },
+        [],
+    ),
+    "openai-chat": (
+        {
+            "role": "tool",
+            "tool_call_id": "c1",
+            "content": "Sales:[image: image/png, 8 bytes][file: report.pdf, application/pdf, 8 bytes]"
+            "[file: data.csv, text/csv, 4 bytes]",
+        },
+        [
+            "Tool 'chart': Chat Completions tool messages cannot carry image/png; sent as the text [image: image/png, 8 bytes].",
+            "Tool 'chart': Chat Completions tool messages cannot carry application/pdf; sent as the text "
+            "[file: report.pdf, application/pdf, 8 bytes].",
+            "Tool 'chart': Chat Completions tool messages cannot carry text/csv; sent as the text [file: data.csv, text/csv, 4 bytes].",
+        ],
+    ),
+    "anthropic": (
+        {
+            "type": "tool_result",
+            "tool_use_id": "toolu_01",
+            "content": [
+                {"type": "text", "text": "Sales:"},
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG64}},
+                {
+                    "type": "document",
+                    "source": {"type": "base64", "media_type": "application/pdf", "data": PDF64},
+                    "title": "report.pdf",
+                },
+                {"type": "text", "text": "[file: data.csv, text/csv, 4 bytes]"},
+            ],
+            "is_error": False,
+        },
+        [
+            "Tool 'chart': Anthropic tool_result cannot carry text/csv; sent as the text [file: data.csv, text/csv, 4 bytes].",
+        ],
+    ),
+    "gemini": (
+        {
+            "functionResponse": {
+                "id": "c1",
+                "name": "chart",
+                "response": {
+                    "output": "Sales:[image: image/png, 8 bytes][file: report.pdf, application/pdf, 8 bytes][file: data.csv, text/csv, 4 bytes]"
+                },
+                "parts": [
+                    {"inlineData": {"mimeType": "image/png", "data": PNG64}},
+                    {"inlineData": {"mimeType": "application/pdf", "data": PDF64, "displayName": "report.pdf"}},
+                ],
+            }
+        },
+        [
+            "Tool 'chart': Gemini functionResponse cannot carry text/csv; sent as the text [file: data.csv, text/csv, 4 bytes].",
+        ],
+    ),
+    "mcp": (
+        {
+            "content": [
+                {"type": "text", "text": "Sales:"},
+                {"type": "image", "data": PNG64, "mimeType": "image/png"},
+                {
+                    "type": "resource",
+                    "resource": {"uri": "file:///report.pdf", "mimeType": "application/pdf", "blob": PDF64},
+                },
+                {"type": "resource", "resource": {"uri": "file:///data.csv", "mimeType": "text/csv", "blob": CSV64}},
+            ],
+            "isError": False,
+        },
+        [],
+    ),
 }
 
 
 @pytest.mark.parametrize("provider", [*PROVIDERS, "mcp"])
 def test_media_results(provider: str) -> None:
-    reply: Any = {"name": "chart", "arguments": {}} if provider == "mcp" else rec.WRITERS[provider]([("c1", "chart", {})])
+    reply: Any = (
+        {"name": "chart", "arguments": {}} if provider == "mcp" else rec.WRITERS[provider]([("c1", "chart", {})])
+    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         done = _run(dispatch(provider, reply, [chart]))  # type: ignore[arg-type]
@@ -372,8 +451,14 @@ def test_media_results(provider: str) -> None:
 @pytest.mark.parametrize(
     ("part", "anthropic_block"),
     [
-        (FilePart(b"hello", "text/plain", "notes.txt"),
-         {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "hello"}, "title": "notes.txt"}),
+        (
+            FilePart(b"hello", "text/plain", "notes.txt"),
+            {
+                "type": "document",
+                "source": {"type": "text", "media_type": "text/plain", "data": "hello"},
+                "title": "notes.txt",
+            },
+        ),
         (ImagePart(b"BM", "image/bmp"), "[image: image/bmp, 2 bytes]"),
         (FilePart(b"\xff", "text/plain"), "[file: text/plain, 1 bytes]"),
     ],
@@ -381,6 +466,7 @@ def test_media_results(provider: str) -> None:
 )
 def test_anthropic_media_rows(part: Any, anthropic_block: Any) -> None:
     """A medium Anthropic takes is a block; one it does not is described (the content is then text)."""
+
     @tool
     def one() -> list[ImagePart | FilePart]:
         return [part]

@@ -142,8 +142,19 @@ def test_the_reference_reads_entries_and_openai_nulls() -> None:
     import provider_tools as T
 
     schema = T.place_order.input_schema
-    sent = {"customer": "x", "lines": [{"sku": "A", "qty": None}], "notes": [{"key": "a", "value": "b"}], "gift": None, "coupons": None}
-    assert canonical_form(sent, schema, openai=True) == {"customer": "x", "lines": [{"sku": "A"}], "notes": {"a": "b"}, "coupons": None}
+    sent = {
+        "customer": "x",
+        "lines": [{"sku": "A", "qty": None}],
+        "notes": [{"key": "a", "value": "b"}],
+        "gift": None,
+        "coupons": None,
+    }
+    assert canonical_form(sent, schema, openai=True) == {
+        "customer": "x",
+        "lines": [{"sku": "A"}],
+        "notes": {"a": "b"},
+        "coupons": None,
+    }
     with pytest.raises(_NoCanonicalForm):
         canonical_form({"notes": [{"key": "a", "value": "1"}, {"key": "a", "value": "2"}]}, schema, openai=False)
 
@@ -168,6 +179,8 @@ def test_the_documented_openai_call() -> None:
         "coupons": None,
     }
     with pytest.raises(ArgumentError) as e:
-        T.place_order.bind(json.dumps({**sent, "notes": [{"key": "a", "value": "1"}, {"key": "a", "value": "2"}]}), provider="openai")
+        T.place_order.bind(
+            json.dumps({**sent, "notes": [{"key": "a", "value": "1"}, {"key": "a", "value": "2"}]}), provider="openai"
+        )
     assert e.value.path == "notes[1].key"
     assert str(e.value) == "Argument 'notes[1].key' repeats the key \"a\" already given at notes[0]."

@@ -30,6 +30,7 @@ ANTHROPIC = TypeAdapter(ToolParam)
 
 pytestmark = pytest.mark.filterwarnings("ignore::onellm_runtime.providers.ProviderWarning")
 
+
 #: JSON types have no strict form anywhere, and no Gemini Schema form: the tools holding one.
 def _has_json_type(schema: Any) -> bool:
     if isinstance(schema, dict):
@@ -37,7 +38,11 @@ def _has_json_type(schema: Any) -> bool:
             return True
         t = schema.get("type")
         types = t if isinstance(t, list) else [t]
-        if "object" in types and "properties" not in schema and not isinstance(schema.get("additionalProperties"), dict):
+        if (
+            "object" in types
+            and "properties" not in schema
+            and not isinstance(schema.get("additionalProperties"), dict)
+        ):
             return True
         if "array" in types and "items" not in schema:
             return True

@@ -110,7 +110,9 @@ EXPONENT_ROWS = [
 
 
 @pytest.mark.parametrize(("t", "raw", "outcome"), EXPONENT_ROWS, ids=[f"{r[0].name}-{r[1]}" for r in EXPONENT_ROWS])
-def test_an_integer_written_with_an_exponent_binds_below_ten_to_the_twenty(t: Tool[..., Any], raw: str, outcome: object) -> None:
+def test_an_integer_written_with_an_exponent_binds_below_ten_to_the_twenty(
+    t: Tool[..., Any], raw: str, outcome: object
+) -> None:
     doc = '{"x": ' + raw + "}"
     if isinstance(outcome, tuple):
         assert error_of(t, doc) == "Argument 'x' " + WRITTEN.format(outcome[1])
@@ -140,7 +142,10 @@ def test_decimal_and_float_still_read_huge_exponents() -> None:
     assert takes_decimal.bind('{"x": 12345678901234567890123.5}') == {"x": Decimal("12345678901234567890123.5")}
     assert takes_float.bind('{"x": 1e30}') == {"x": 1e30}
     assert takes_json.bind('{"x": 1e30}') == {"x": 1e30}
-    assert error_of(takes_float, '{"x": 1e4299}') == "Argument 'x' must be a finite number, got a number beyond the float range."
+    assert (
+        error_of(takes_float, '{"x": 1e4299}')
+        == "Argument 'x' must be a finite number, got a number beyond the float range."
+    )
 
 
 # --- 2. bytes ------------------------------------------------------------------------------
@@ -230,24 +235,61 @@ MAPPING_ROWS: list[tuple[str, Tool[..., Any], object, str]] = [
     ("bytes", takes_json, {"a": b"x"}, "Argument 'x.a' must be a JSON value, got bytes."),
     ("object", takes_json, Loud(), "Argument 'x' must be a JSON value, got Loud."),
     ("NaN float", takes_float, float("nan"), "Argument 'x' must be a finite number, got NaN."),
-    ("NaN in JSON", takes_json, [float("inf")], "Argument 'x[0]' must be a finite number, got a number beyond the float range."),
+    (
+        "NaN in JSON",
+        takes_json,
+        [float("inf")],
+        "Argument 'x[0]' must be a finite number, got a number beyond the float range.",
+    ),
     ("sNaN float", takes_float, Decimal("sNaN"), "Argument 'x' must be a finite number, got sNaN."),
     ("sNaN JSON", takes_json, Decimal("sNaN"), "Argument 'x' must be a finite number, got sNaN."),
     ("sNaN int", takes_int, Decimal("sNaN"), "Argument 'x' must be an integer, got sNaN."),
-    ("sNaN literal", takes_literal, Decimal("sNaN"), "Argument 'x' must be one of: 100000000000000000000, 5; got sNaN."),
+    (
+        "sNaN literal",
+        takes_literal,
+        Decimal("sNaN"),
+        "Argument 'x' must be one of: 100000000000000000000, 5; got sNaN.",
+    ),
     ("NaN Decimal", takes_decimal, Decimal("NaN"), "Argument 'x' must be a finite number, got NaN."),
     ("Infinity Decimal", takes_decimal, Decimal("-Infinity"), "Argument 'x' must be a finite number, got -Infinity."),
-    ("int over the limit", takes_int, 10**5000, "Argument 'x' has more than 4300 digits, more than an integer may have."),
-    ("int over the limit, Decimal", takes_decimal, 10**5000, "Argument 'x' has more than 4300 digits, more than an integer may have."),
-    ("int over the limit, JSON", takes_json, {"a": [10**5000]}, "Argument 'x.a[0]' has more than 4300 digits, more than an integer may have."),
-    ("int over the limit, list", takes_ints, [1] * 20 + [-(10**5000)], "Argument 'x[20]' has more than 4300 digits, more than an integer may have."),
+    (
+        "int over the limit",
+        takes_int,
+        10**5000,
+        "Argument 'x' has more than 4300 digits, more than an integer may have.",
+    ),
+    (
+        "int over the limit, Decimal",
+        takes_decimal,
+        10**5000,
+        "Argument 'x' has more than 4300 digits, more than an integer may have.",
+    ),
+    (
+        "int over the limit, JSON",
+        takes_json,
+        {"a": [10**5000]},
+        "Argument 'x.a[0]' has more than 4300 digits, more than an integer may have.",
+    ),
+    (
+        "int over the limit, list",
+        takes_ints,
+        [1] * 20 + [-(10**5000)],
+        "Argument 'x[20]' has more than 4300 digits, more than an integer may have.",
+    ),
     ("non-str key", takes_texts, {1: "a"}, "Argument 'x' has a key that is not a string: 1."),
-    ("unreadable mapping", takes_json, {"a": Unreadable()}, "Argument 'x.a' could not be read: RuntimeError: no reading"),
+    (
+        "unreadable mapping",
+        takes_json,
+        {"a": Unreadable()},
+        "Argument 'x.a' could not be read: RuntimeError: no reading",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("t", "value", "message"), [r[1:] for r in MAPPING_ROWS], ids=[r[0] for r in MAPPING_ROWS])
-def test_a_mapping_value_json_loads_could_not_produce_is_an_argument_error(t: Tool[..., Any], value: object, message: str) -> None:
+def test_a_mapping_value_json_loads_could_not_produce_is_an_argument_error(
+    t: Tool[..., Any], value: object, message: str
+) -> None:
     assert error_of(t, {"x": value}) == message
 
 
@@ -305,7 +347,10 @@ def test_the_digit_limit_is_the_interpreters() -> None:
     before = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(1000)
     try:
-        assert error_of(takes_int, {"x": 10**1000}) == "Argument 'x' has more than 1000 digits, more than an integer may have."
+        assert (
+            error_of(takes_int, {"x": 10**1000})
+            == "Argument 'x' has more than 1000 digits, more than an integer may have."
+        )
         assert takes_int.bind({"x": 10**999}) == {"x": 10**999}
     finally:
         sys.set_int_max_str_digits(before)
@@ -431,9 +476,22 @@ def test_the_static_alias_scan_finds_what_enum_finds() -> None:
     namespace: dict[str, Any] = {"enum": enum}
     exec(ENUM_BODY, namespace)
     runtime = {name: member.name for name, member in namespace["E"].__members__.items()}
-    assert names == runtime == {
-        "A": "A", "B": "A", "C": "A", "D": "D", "E": "D", "F": "F", "G": "G", "H": "G", "I": "F", "J": "D",
-    }
+    assert (
+        names
+        == runtime
+        == {
+            "A": "A",
+            "B": "A",
+            "C": "A",
+            "D": "D",
+            "E": "D",
+            "F": "F",
+            "G": "G",
+            "H": "G",
+            "I": "F",
+            "J": "D",
+        }
+    )
 
 
 # --- 6. decoration: deep records, annotations that are not Python -------------------------
@@ -537,12 +595,15 @@ UNWRITABLE_DEFAULTS = [
 ]
 
 
-@pytest.mark.parametrize(("annotation", "default"), UNWRITABLE_DEFAULTS, ids=["10**5000", "-10**5000", "nan", "inf", "-inf"])
+@pytest.mark.parametrize(
+    ("annotation", "default"), UNWRITABLE_DEFAULTS, ids=["10**5000", "-10**5000", "nan", "inf", "-inf"]
+)
 def test_a_default_json_cannot_write_is_not_written_and_still_applies(annotation: type, default: object) -> None:
     fn = _with_default(annotation, default)
     t = Tool.create(fn)
     assert json.dumps(t.input_schema) == (
-        '{"type": "object", "properties": {"n": {"type": "' + ("integer" if annotation is int else "number")
+        '{"type": "object", "properties": {"n": {"type": "'
+        + ("integer" if annotation is int else "number")
         + '"}}, "additionalProperties": false}'
     )
     assert t.bind("{}") == {}

@@ -226,7 +226,10 @@ TEXTS = {
     "2,000 characters: kept": (ValueError("b" * 2000), "Tool 'x' failed: ValueError: " + "b" * 2000),
     "2,001 characters: cut": (ValueError("c" * 2001), "Tool 'x' failed: ValueError: " + "c" * 1999 + "…"),
     "a lone surrogate": (ValueError("bad \udc80 byte"), "Tool 'x' failed: ValueError: bad \\udc80 byte"),
-    "2,000 lone surrogates": (ValueError("\udc80" * 2000), "Tool 'x' failed: ValueError: " + ("\\udc80" * 334)[:1999] + "…"),
+    "2,000 lone surrogates": (
+        ValueError("\udc80" * 2000),
+        "Tool 'x' failed: ValueError: " + ("\\udc80" * 334)[:1999] + "…",
+    ),
     "empty message": (KeyError(), "Tool 'x' failed: KeyError"),
 }
 
@@ -398,7 +401,9 @@ class Counted:
         monkeypatch.setattr(Job, "age", counted_age)
 
 
-def test_starting_many_running_jobs_looks_at_each_job_a_bounded_number_of_times(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_starting_many_running_jobs_looks_at_each_job_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     counted = Counted(monkeypatch)
     n = 2000
 
@@ -783,7 +788,11 @@ ECHO = Tool.create(_echo, name="echo")
 
 @pytest.mark.parametrize(
     ("approved", "text"),
-    [("no", "approved must be a bool, not str"), (1, "approved must be a bool, not int"), (None, "approved must be a bool, not NoneType")],
+    [
+        ("no", "approved must be a bool, not str"),
+        (1, "approved must be a bool, not int"),
+        (None, "approved must be a bool, not NoneType"),
+    ],
 )
 def test_approved_must_be_a_bool(approved: Any, text: str) -> None:
     with pytest.raises(TypeError) as raised:

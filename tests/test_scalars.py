@@ -191,7 +191,6 @@ def test_the_lookups_cover_the_rows_and_nothing_else() -> None:
     assert scalars.TIMEDELTA_PATTERN == K.TIMEDELTA.row.fragment["pattern"]
 
 
-
 IP_ADAPTERS = [
     (ipaddress.IPv4Address, '{"type": "string", "format": "ipv4"}',
      '{"type": "string", "description": "An IPv4 address, four decimal octets like 192.0.2.1."}'),

@@ -30,7 +30,11 @@ ANNOTATIONS_TABLE = [
     ("Description", Annotated[str, Description("Text.")], '{"type": "string", "description": "Text."}'),
     ("Doc", Annotated[str, Doc("Text.")], '{"type": "string", "description": "Text."}'),
     ("Description over Doc", Annotated[str, Description("D."), Doc("Doc.")], '{"type": "string", "description": "D."}'),
-    ("Description over Doc, other order", Annotated[str, Doc("Doc."), Description("D.")], '{"type": "string", "description": "D."}'),
+    (
+        "Description over Doc, other order",
+        Annotated[str, Doc("Doc."), Description("D.")],
+        '{"type": "string", "description": "D."}',
+    ),
     # | Range(min, max) (numbers) | minimum, maximum (replace a sized integer's range) |
     ("Range int", Annotated[int, Range(1, 9)], '{"type": "integer", "minimum": 1, "maximum": 9}'),
     ("Range float", Annotated[float, Range(-0.5, 0.5)], '{"type": "number", "minimum": -0.5, "maximum": 0.5}'),
@@ -38,17 +42,33 @@ ANNOTATIONS_TABLE = [
     ("Range min only", Annotated[int, Range(min=0)], '{"type": "integer", "minimum": 0}'),
     ("Range max only", Annotated[int, Range(max=0)], '{"type": "integer", "maximum": 0}'),
     ("Range replaces Int16", Annotated[Int16, Range(0, 100)], '{"type": "integer", "minimum": 0, "maximum": 100}'),
-    ("Range min replaces Int16's", Annotated[Int16, Range(min=0)], '{"type": "integer", "minimum": 0, "maximum": 32767}'),
+    (
+        "Range min replaces Int16's",
+        Annotated[Int16, Range(min=0)],
+        '{"type": "integer", "minimum": 0, "maximum": 32767}',
+    ),
     # | StringLength(max, min_length=n) | maxLength, and minLength when n > 0 |
     ("StringLength", Annotated[str, StringLength(20)], '{"type": "string", "maxLength": 20}'),
-    ("StringLength min", Annotated[str, StringLength(20, min_length=3)], '{"type": "string", "minLength": 3, "maxLength": 20}'),
+    (
+        "StringLength min",
+        Annotated[str, StringLength(20, min_length=3)],
+        '{"type": "string", "minLength": 3, "maxLength": 20}',
+    ),
     ("StringLength min 0", Annotated[str, StringLength(20, min_length=0)], '{"type": "string", "maxLength": 20}'),
     # | MinLength(n), MaxLength(n), Length(a, b) | minLength/maxLength on strings, minItems/maxItems on arrays |
     ("MinLength string", Annotated[str, MinLength(2)], '{"type": "string", "minLength": 2}'),
     ("MaxLength string", Annotated[str, MaxLength(2)], '{"type": "string", "maxLength": 2}'),
     ("Length string", Annotated[str, Length(1, 4)], '{"type": "string", "minLength": 1, "maxLength": 4}'),
-    ("MinLength array", Annotated[list[int], MinLength(2)], '{"type": "array", "items": {"type": "integer"}, "minItems": 2}'),
-    ("MaxLength array", Annotated[list[int], MaxLength(2)], '{"type": "array", "items": {"type": "integer"}, "maxItems": 2}'),
+    (
+        "MinLength array",
+        Annotated[list[int], MinLength(2)],
+        '{"type": "array", "items": {"type": "integer"}, "minItems": 2}',
+    ),
+    (
+        "MaxLength array",
+        Annotated[list[int], MaxLength(2)],
+        '{"type": "array", "items": {"type": "integer"}, "maxItems": 2}',
+    ),
     (
         "Length set",
         Annotated[set[int], Length(1, 4)],
@@ -76,8 +96,16 @@ ANNOTATIONS_TABLE = [
         '{"type": "string", "format": "uri", "description": "U.", "minLength": 1, "maxLength": 9, "pattern": "p"}',
     ),
     ("last Range wins", Annotated[int, Range(1, 2), Range(3, 4)], '{"type": "integer", "minimum": 3, "maximum": 4}'),
-    ("nested Annotated flattens", Annotated[Annotated[str, MinLength(1)], MaxLength(2)], '{"type": "string", "minLength": 1, "maxLength": 2}'),
-    ("Annotated inside Optional", Optional[Annotated[int, Range(0, 1)]], '{"type": ["integer", "null"], "minimum": 0, "maximum": 1}'),
+    (
+        "nested Annotated flattens",
+        Annotated[Annotated[str, MinLength(1)], MaxLength(2)],
+        '{"type": "string", "minLength": 1, "maxLength": 2}',
+    ),
+    (
+        "Annotated inside Optional",
+        Optional[Annotated[int, Range(0, 1)]],
+        '{"type": ["integer", "null"], "minimum": 0, "maximum": 1}',
+    ),
 ]
 
 

@@ -129,7 +129,9 @@ def test_length_markers_write_what_they_are_given_zero_included_but_string_lengt
         '{"type": "array", "items": {"type": "integer"}, "minItems": 0, "maxItems": 2}'
     )
     assert fragment(Annotated[str, StringLength(5, min_length=0)]) == '{"type": "string", "maxLength": 5}'
-    assert fragment(Annotated[str, StringLength(5, min_length=1)]) == '{"type": "string", "minLength": 1, "maxLength": 5}'
+    assert (
+        fragment(Annotated[str, StringLength(5, min_length=1)]) == '{"type": "string", "minLength": 1, "maxLength": 5}'
+    )
 
 
 def test_annotations_inside_annotated_optional_apply_to_x() -> None:
@@ -269,7 +271,9 @@ def test_tool_create_takes_a_bound_method_without_self() -> None:
 def test_a_lambda_needs_a_name() -> None:
     codes, message = refusal(lambda: Tool.create(lambda: ""))
     assert codes == ["OLT008"]
-    assert message.endswith("a lambda has no usable tool name; pass name=... (1-64 letters, digits, '_' or '-')  [OLT008]")
+    assert message.endswith(
+        "a lambda has no usable tool name; pass name=... (1-64 letters, digits, '_' or '-')  [OLT008]"
+    )
     assert Tool.create(lambda: "", name="noop").name == "noop"
 
 

@@ -48,7 +48,12 @@ DEFAULTS_TABLE = [
     ("Literal", Literal["a", "b"], "b", '{"type": "string", "enum": ["a", "b"], "default": "b"}'),
     ("nullable with value", Optional[int], 4, '{"type": ["integer", "null"], "default": 4}'),
     ("None", Optional[int], None, '{"type": ["integer", "null"]}'),
-    ("described", Annotated[str, Description("Name.")], "x", '{"type": "string", "description": "Name.", "default": "x"}'),
+    (
+        "described",
+        Annotated[str, Description("Name.")],
+        "x",
+        '{"type": "string", "description": "Name.", "default": "x"}',
+    ),
     ("list not written", list[int], [], '{"type": "array", "items": {"type": "integer"}}'),
     ("tuple not written", tuple[int, ...], (1,), '{"type": "array", "items": {"type": "integer"}}'),
     ("bytes not written", bytes, b"x", '{"type": "string", "contentEncoding": "base64"}'),
@@ -203,7 +208,12 @@ def test_metadata_defaults_and_values() -> None:
     )
     assert plain.invocation_mode == "wait"
     set_ = tool(ends_loop=True, requires_approval=True, parallel_safe=False, timeout_seconds=1.5)(f)
-    assert (set_.ends_loop, set_.requires_approval, set_.parallel_safe, set_.timeout_seconds) == (True, True, False, 1.5)
+    assert (set_.ends_loop, set_.requires_approval, set_.parallel_safe, set_.timeout_seconds) == (
+        True,
+        True,
+        False,
+        1.5,
+    )
 
 
 def test_model_choice_adds_the_invocation_mode_property_last_and_never_required() -> None:

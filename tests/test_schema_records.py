@@ -272,7 +272,7 @@ def test_camel_case_renames_the_discriminator_property() -> None:
 
 # --- string annotations naming KW_ONLY and InitVar ---------------------------------------------
 
-_KW_ONLY_SOURCE = '''
+_KW_ONLY_SOURCE = """
 from __future__ import annotations
 
 import dataclasses
@@ -285,7 +285,7 @@ class Window:
     _: KW_ONLY
     height: int = 1
     scale: InitVar[int] = 1
-'''
+"""
 
 
 def test_a_record_whose_string_annotations_name_kw_only_and_initvar() -> None:

@@ -117,17 +117,33 @@ def test_drawn_values_validate_under_every_schema_sent_for_the_tool(entry: Schem
 @pytest.mark.parametrize(
     ("schema", "dialect", "message"),
     [
-        ({"type": "string", "const": "a"}, "json_schema", "at the root: keyword 'const' is not in the json_schema vocabulary onellm writes"),
-        ({"$ref": "#/$defs/a", "$defs": {"a": {}}}, "json_schema", "at the root: keyword '$ref' is not in the json_schema vocabulary onellm writes"),
+        (
+            {"type": "string", "const": "a"},
+            "json_schema",
+            "at the root: keyword 'const' is not in the json_schema vocabulary onellm writes",
+        ),
+        (
+            {"$ref": "#/$defs/a", "$defs": {"a": {}}},
+            "json_schema",
+            "at the root: keyword '$ref' is not in the json_schema vocabulary onellm writes",
+        ),
         (
             {"type": "object", "properties": {"n": {"type": "array", "items": {"type": "integer", "multipleOf": 2}}}},
             "json_schema",
             "at 'n[]': keyword 'multipleOf' is not in the json_schema vocabulary onellm writes",
         ),
-        ({"type": "string", "nullable": True}, "json_schema", "at the root: keyword 'nullable' is not in the json_schema vocabulary onellm writes"),
+        (
+            {"type": "string", "nullable": True},
+            "json_schema",
+            "at the root: keyword 'nullable' is not in the json_schema vocabulary onellm writes",
+        ),
         ({"type": "STRING"}, "json_schema", "at the root: type 'STRING' is not a json_schema type"),
         ({"type": "string"}, "openapi", "at the root: type 'string' is not a openapi type"),
-        ({"type": "ARRAY", "uniqueItems": True}, "openapi", "at the root: keyword 'uniqueItems' is not in the openapi vocabulary onellm writes"),
+        (
+            {"type": "ARRAY", "uniqueItems": True},
+            "openapi",
+            "at the root: keyword 'uniqueItems' is not in the openapi vocabulary onellm writes",
+        ),
         (
             {"type": "OBJECT", "properties": {"m": {"type": "OBJECT", "additionalProperties": {"type": "STRING"}}}},
             "openapi",
@@ -138,11 +154,23 @@ def test_drawn_values_validate_under_every_schema_sent_for_the_tool(entry: Schem
             "json_schema",
             "at the root: format 'hostname' is not one onellm writes (uuid, date-time, date, time, email, uri, ipv4, ipv6)",
         ),
-        ({"type": "string", "contentEncoding": "base32"}, "json_schema", "at the root: contentEncoding 'base32' is not one onellm writes (base64)"),
-        ({"type": "integer", "minLength": 1}, "json_schema", "at the root: keyword 'minLength' on a node of type ['integer']"),
+        (
+            {"type": "string", "contentEncoding": "base32"},
+            "json_schema",
+            "at the root: contentEncoding 'base32' is not one onellm writes (base64)",
+        ),
+        (
+            {"type": "integer", "minLength": 1},
+            "json_schema",
+            "at the root: keyword 'minLength' on a node of type ['integer']",
+        ),
         ({"type": "string", "enum": ["a"], "maxLength": 3}, "json_schema", "at the root: ['maxLength'] beside 'enum'"),
         ({"type": "object", "anyOf": [{"type": "null"}]}, "json_schema", "at the root: 'type' beside 'anyOf'"),
-        ({"type": "object", "properties": {}, "required": ["x"]}, "json_schema", "at the root: required ['x'] are not in properties"),
+        (
+            {"type": "object", "properties": {}, "required": ["x"]},
+            "json_schema",
+            "at the root: required ['x'] are not in properties",
+        ),
         (True, "json_schema", "at the root: a schema is an object, not true"),
     ],
 )
@@ -158,7 +186,9 @@ def test_an_unknown_dialect_is_refused() -> None:
     assert str(e.value) == "dialect must be one of ['json_schema', 'openapi'], not 'swagger'"
 
 
-_SETTINGS = settings(max_examples=60, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+_SETTINGS = settings(
+    max_examples=60, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
 
 
 @_SETTINGS
@@ -176,12 +206,19 @@ def test_the_timedelta_pattern_gives_durations_a_timedelta_holds(s: str) -> None
 
 
 @_SETTINGS
-@given(from_schema({"type": ["number", "null"], "minimum": 4, "maximum": 3}) | from_schema({"type": ["integer", "null"], "minimum": 3.5, "maximum": 3.7}))
+@given(
+    from_schema({"type": ["number", "null"], "minimum": 4, "maximum": 3})
+    | from_schema({"type": ["integer", "null"], "minimum": 3.5, "maximum": 3.7})
+)
 def test_an_empty_number_range_leaves_only_null(value: object) -> None:
     assert value is None  # Ge(4) with Le(3) is written as it is; only null fits
 
 
-_RECORD = {"type": "object", "properties": {"a": {"type": "integer", "enum": [0], "default": 0}}, "additionalProperties": False}
+_RECORD = {
+    "type": "object",
+    "properties": {"a": {"type": "integer", "enum": [0], "default": 0}},
+    "additionalProperties": False,
+}
 
 
 @_SETTINGS
@@ -193,8 +230,16 @@ def test_unique_records_differ_after_defaults(items: list[dict[str, int]]) -> No
 _OPTIONAL = {"type": "object", "properties": {"a": {"type": ["integer", "null"]}}, "additionalProperties": False}
 _UNION = {
     "anyOf": [
-        {"type": "object", "properties": {"k": {"type": "string", "enum": ["x"]}, "n": {"type": "integer", "default": 1}}, "required": ["k"]},
-        {"type": "object", "properties": {"k": {"type": "string", "enum": ["y"]}, "n": {"type": "integer", "default": 2}}, "required": ["k"]},
+        {
+            "type": "object",
+            "properties": {"k": {"type": "string", "enum": ["x"]}, "n": {"type": "integer", "default": 1}},
+            "required": ["k"],
+        },
+        {
+            "type": "object",
+            "properties": {"k": {"type": "string", "enum": ["y"]}, "n": {"type": "integer", "default": 2}},
+            "required": ["k"],
+        },
     ]
 }
 
@@ -204,7 +249,12 @@ _UNION = {
     [
         ({"type": "number"}, 1, 1.0, True),
         ({"type": ["boolean", "integer"]}, True, 1, False),
-        ({"type": "string", "format": "uuid"}, "5F0C7A52-8A77-4D4F-9A8E-0C1F2B3D4E5F", "5f0c7a52-8a77-4d4f-9a8e-0c1f2b3d4e5f", True),
+        (
+            {"type": "string", "format": "uuid"},
+            "5F0C7A52-8A77-4D4F-9A8E-0C1F2B3D4E5F",
+            "5f0c7a52-8a77-4d4f-9a8e-0c1f2b3d4e5f",
+            True,
+        ),
         ({"type": "string", "format": "date-time"}, "2000-01-01T00:00:00Z", "2000-01-01T01:00:00+01:00", True),
         ({"type": "string", "format": "date-time"}, "0001-01-01T00:00:00+01:00", "0001-01-01T00:00:00Z", False),
         ({"type": "string", "format": "date-time"}, "2000-01-01T00:00:00.5Z", "2000-01-01T00:00:00.500000Z", True),
@@ -222,7 +272,12 @@ _UNION = {
         (_OPTIONAL, {}, {"a": 0}, False),
         (_UNION, {"k": "x"}, {"k": "x", "n": 1}, True),
         (_UNION, {"k": "y"}, {"k": "y", "n": 1}, False),
-        ({"type": "object", "additionalProperties": {"type": "string", "format": "uuid"}}, {"u": "A" * 8}, {"u": "a" * 8}, True),
+        (
+            {"type": "object", "additionalProperties": {"type": "string", "format": "uuid"}},
+            {"u": "A" * 8},
+            {"u": "a" * 8},
+            True,
+        ),
     ],
 )
 def test_unique_items_compare_what_values_bind_to(node: Schema, one: Any, other: Any, equal: bool) -> None:
@@ -230,6 +285,10 @@ def test_unique_items_compare_what_values_bind_to(node: Schema, one: Any, other:
 
 
 @_SETTINGS
-@given(from_schema({"type": "OBJECT", "nullable": True, "properties": {"k": {"type": "STRING", "enum": ["x"]}}}, dialect="openapi"))
+@given(
+    from_schema(
+        {"type": "OBJECT", "nullable": True, "properties": {"k": {"type": "STRING", "enum": ["x"]}}}, dialect="openapi"
+    )
+)
 def test_openapi_objects_are_closed_and_nullable(value: Any) -> None:
     assert value is None or value in ({}, {"k": "x"}), value

@@ -127,7 +127,11 @@ TYPES_TABLE = [
     ("frozenset", frozenset[str], '{"type": "array", "items": {"type": "string"}, "uniqueItems": true}'),
     ("AbstractSet", abc.Set[str], '{"type": "array", "items": {"type": "string"}, "uniqueItems": true}'),
     ("MutableSet", abc.MutableSet[str], '{"type": "array", "items": {"type": "string"}, "uniqueItems": true}'),
-    ("typing.AbstractSet", typing.AbstractSet[str], '{"type": "array", "items": {"type": "string"}, "uniqueItems": true}'),
+    (
+        "typing.AbstractSet",
+        typing.AbstractSet[str],
+        '{"type": "array", "items": {"type": "string"}, "uniqueItems": true}',
+    ),
     ("typing.FrozenSet", typing.FrozenSet[str], '{"type": "array", "items": {"type": "string"}, "uniqueItems": true}'),
     # | dict[str, T], Mapping[str, T], MutableMapping[str, T] | {"type":"object","additionalProperties":FRAGMENT(T)} |
     ("dict", dict[str, int], '{"type": "object", "additionalProperties": {"type": "integer"}}'),
@@ -144,9 +148,17 @@ TYPES_TABLE = [
     ("NewType float", Score, '{"type": "number"}'),
     # | Annotated[T, ...] | the fragment of T with the annotations applied |
     ("Annotated", Annotated[int, Description("Count.")], '{"type": "integer", "description": "Count."}'),
-    ("Annotated list item", list[Annotated[str, Description("One.")]], '{"type": "array", "items": {"type": "string", "description": "One."}}'),
+    (
+        "Annotated list item",
+        list[Annotated[str, Description("One.")]],
+        '{"type": "array", "items": {"type": "string", "description": "One."}}',
+    ),
     # nesting
-    ("nested", dict[str, list[Optional[int]]], '{"type": "object", "additionalProperties": {"type": "array", "items": {"type": ["integer", "null"]}}}'),
+    (
+        "nested",
+        dict[str, list[Optional[int]]],
+        '{"type": "object", "additionalProperties": {"type": "array", "items": {"type": ["integer", "null"]}}}',
+    ),
 ]
 
 
@@ -158,7 +170,14 @@ def test_types_table_row(annotation: object, expected: str) -> None:
 #: Rows whose return is text or a JSON part: no output schema (contract, "A tool": Output schema;
 #: Char is an annotated str, text like the others).
 NO_OUTPUT = {
-    "str", "Union[None, str]", "NewType str", "Char", "Char | None", "JsonValue", "JsonObject", "JsonArray",
+    "str",
+    "Union[None, str]",
+    "NewType str",
+    "Char",
+    "Char | None",
+    "JsonValue",
+    "JsonObject",
+    "JsonArray",
     "JsonValue | None",
 }
 

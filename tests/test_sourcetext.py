@@ -204,7 +204,9 @@ def test_typeddict_base_docstring_without_orig_bases(tmp_path: Path) -> None:
         """,
     )
     props = m.use.input_schema["properties"]["child"]["properties"]
-    assert json.dumps(props) == json.dumps({"key": {"type": "string", "description": "The key."}, "more": {"type": "integer"}})
+    assert json.dumps(props) == json.dumps(
+        {"key": {"type": "string", "description": "The key."}, "more": {"type": "integer"}}
+    )
 
 
 def test_names_are_followed_to_aliases_newtypes_and_generic_aliases(tmp_path: Path) -> None:

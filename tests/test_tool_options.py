@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
+from onellm_mypy.extract import ExtractResult, extract
 from onellm_runtime import Tool, tool
 from onellm_runtime.cli.manifest import entry
 from onellm_runtime.core.model import ToolModel
 from onellm_runtime.core.options import DEFAULT_OPTIONS, MANIFEST_OPTIONS, OPTION_NAMES, ToolOptions
-from onellm_mypy.extract import ExtractResult, extract
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,7 +51,7 @@ REFUSED: list[tuple[dict[str, object], str]] = [
 
 
 def _body(i: int) -> str:
-    return f"    \"\"\"Tool {i}.\"\"\"\n    return str(x)\n"
+    return f'    """Tool {i}."""\n    return str(x)\n'
 
 
 def _module_source() -> str:

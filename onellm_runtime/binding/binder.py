@@ -4,7 +4,8 @@ the cache of binders by tool model."""
 from __future__ import annotations
 
 import weakref
-from typing import Any, Callable, Mapping, Union, cast
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from ..core.model import Param, Returns, ToolModel
 from ..errortext import describe
@@ -16,7 +17,7 @@ from .texts import json_kind
 
 __all__ = ["Binder", "CompiledBinder", "compile_binder"]
 
-Binder = Callable[[Union[str, bytes, Mapping[str, object]], Union[str, None]], "dict[str, object]"]
+Binder = Callable[[str | bytes | Mapping[str, object], str | None], "dict[str, object]"]
 
 
 def _objectify(v: Any, c: Call) -> Any:
@@ -109,7 +110,9 @@ class CompiledBinder:
         kwargs, mode = self._bind(arguments, provider)
         return BoundCall(kwargs, mode)
 
-    def _bind(self, arguments: str | bytes | Mapping[str, object], provider: str | None) -> tuple[dict[str, object], str]:
+    def _bind(
+        self, arguments: str | bytes | Mapping[str, object], provider: str | None
+    ) -> tuple[dict[str, object], str]:
         given: Any = arguments  # as in __call__
         kind = type(arguments)
         if kind is bytes and given[:1] == b"{":

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, Callable, Union
+from typing import Any
 
 from ..core import formats, rules
 from ..core.model import EnumType, LiteralType
@@ -42,7 +43,7 @@ SMALL_INT = 1 << 2126
 LEAST_SMALL_INT = -SMALL_INT  # a constant: negating a 2,126-bit int on every check costs
 
 #: A whole-list check: ``bulk(items, raw)`` (``raw``: the items come from the reader).
-Bulk = Callable[[list[Any], bool], Union[list[Any], None]]
+Bulk = Callable[[list[Any], bool], list[Any] | None]
 
 
 # --- scalars -----------------------------------------------------------------------------

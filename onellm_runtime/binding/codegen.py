@@ -120,7 +120,12 @@ def _direct_lines(
         body = [f"return TNEW(BUILD, ({', '.join(values)}{',' if len(values) == 1 else ''}))"]
     else:
         body = ["o = NEW(BUILD)", *(f"o.{attr} = {v}" for attr, v in zip(maker.order, values)), "return o"]
-    return [f"{pad}try:", *(f"{pad}    {line}" for line in body), f"{pad}except BaseException:", f"{pad}    return {bail}"]
+    return [
+        f"{pad}try:",
+        *(f"{pad}    {line}" for line in body),
+        f"{pad}except BaseException:",
+        f"{pad}    return {bail}",
+    ]
 
 
 def generate(body: Body, wrong_kind: Check | None) -> Any:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from decimal import Decimal
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..core import markers, rules
 from ..core.model import (

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable, Mapping
 from decimal import Decimal
-from typing import Any, Callable, Mapping, cast
+from typing import Any, cast
 
 from ..errortext import describe
 from .checks import LEAST_SMALL_INT, SMALL_INT, Bulk, digit_limit, over_digit_limit
 from .state import BAD, Call, Check, type_of
 from .texts import SURROGATE, count_text, digits_text, excerpt, json_kind, surrogate_text
-
 
 # --- shared pieces of closures ---------------------------------------------------------
 
@@ -79,7 +79,6 @@ def or_null(check: Check) -> Check:
         return check(v, c)
 
     return nullable
-
 
 
 # --- containers ----------------------------------------------------------------------------

@@ -33,9 +33,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from json.decoder import JSONDecodeError
-from typing import Callable, Iterable, cast
+from typing import cast
 
 __all__ = ["JsonError", "read", "read_object", "Pairs"]
 

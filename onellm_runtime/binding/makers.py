@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, NamedTuple, cast
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple, cast
 
 from ..core.model import Record
 

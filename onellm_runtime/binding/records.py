@@ -3,7 +3,8 @@ generic check, the reference the generated fast paths (``codegen``) must agree w
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 from ..core import rules
 from ..errortext import describe

@@ -3,7 +3,8 @@ and one call's bookkeeping."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from .texts import format_path
 
@@ -85,4 +86,4 @@ class Call:
 
 Check = Callable[[Any, Call], Any]
 #: ``type``, typed so that the type of an ``Any`` value is ``type[Any]`` (not "unknown") for pyright.
-type_of: Callable[[object], "type[Any]"] = type
+type_of: Callable[[object], type[Any]] = type

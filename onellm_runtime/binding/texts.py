@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .state import Call
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 _EXCERPT = 40
 SURROGATE = re.compile("[\ud800-\udfff]")
 #: ``type``, typed so that the type of an ``Any`` value is ``type[Any]`` for pyright.
-_type_of: Callable[[object], "type[Any]"] = type
+_type_of: Callable[[object], type[Any]] = type
 
 
 def _key_text(key: str) -> str:
@@ -165,7 +166,6 @@ def surrogate_text(s: str) -> str:
     m = SURROGATE.search(s)
     char = m.group() if m is not None else "\ud800"
     return f"contains a lone surrogate (\\u{ord(char):04x}), which is not valid Unicode."
-
 
 
 def digits_text(limit: int) -> str:

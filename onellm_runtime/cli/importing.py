@@ -102,7 +102,11 @@ def loaded_from_path(module: str, path: str, root: str) -> Generator[ModuleType,
             package_dir = os.path.dirname(file) if os.path.basename(file) == "__init__.py" else None
             existing = sys.modules.get(name)
             existing_file = getattr(existing, "__file__", None)
-            if existing is not None and isinstance(existing_file, str) and os.path.abspath(existing_file) == os.path.abspath(file):
+            if (
+                existing is not None
+                and isinstance(existing_file, str)
+                and os.path.abspath(existing_file) == os.path.abspath(file)
+            ):
                 target = existing
                 continue
             replaced[name] = existing

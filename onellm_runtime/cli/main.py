@@ -110,7 +110,9 @@ def static_entries(sources: Sequence[manifest.SourceModule]) -> tuple[list[manif
     entries = [manifest.entry(t.module, t.qualname, t.model) for t in result.tools]
     order = {s.module: i for i, s in enumerate(sources)}
     entries.sort(key=lambda e: order.get(e["module"], len(order)))
-    return entries, [f"{_shown(d.path)}:{d.line}:{d.column}: error: {d.message}  [{d.code}]" for d in result.diagnostics]
+    return entries, [
+        f"{_shown(d.path)}:{d.line}:{d.column}: error: {d.message}  [{d.code}]" for d in result.diagnostics
+    ]
 
 
 def _schemas_arguments(parser: argparse.ArgumentParser) -> None:
@@ -160,7 +162,9 @@ def _check_arguments(parser: argparse.ArgumentParser) -> None:
         "paths", nargs="*", metavar="PATH_OR_MODULE", help="files, directories or modules (default: the config's files)"
     )
     parser.add_argument("--format", choices=tuple(FORMATS), default="text")
-    parser.add_argument("--config-file", metavar="FILE", help="the mypy configuration to follow (default: mypy's search)")
+    parser.add_argument(
+        "--config-file", metavar="FILE", help="the mypy configuration to follow (default: mypy's search)"
+    )
     parser.add_argument(
         "--exclude", action="append", default=[], metavar="REGEX", help="skip matching paths when walking directories"
     )
@@ -192,7 +196,9 @@ def _check(ns: argparse.Namespace) -> int:
     if ns.format == "text":
         n, modules = len(findings), len(sources)
         where = f"{modules} module{'s' if modules != 1 else ''}"
-        print(f"Found {n} problem{'s' if n != 1 else ''} in {where}" if n else f"No problems in {where}", file=sys.stderr)
+        print(
+            f"Found {n} problem{'s' if n != 1 else ''} in {where}" if n else f"No problems in {where}", file=sys.stderr
+        )
     return 1 if findings else 0
 
 
@@ -225,7 +231,9 @@ def _serve_mcp(ns: argparse.Namespace) -> int:
 
 #: The subcommands, in the order ``onellm --help`` lists them.
 COMMANDS: tuple[Command, ...] = (
-    Command("check", "report tools that cannot be described or bound (static; imports nothing)", _check_arguments, _check),
+    Command(
+        "check", "report tools that cannot be described or bound (static; imports nothing)", _check_arguments, _check
+    ),
     Command(
         "lsp",
         "serve the OLT diagnostics to editors (Language Server Protocol over stdio)",

@@ -9,7 +9,9 @@ it, and end with what to do instead: a user should be able to fix the code from 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from . import markers, rules
+from .codes import CODES  # the table lives apart: the mypy plugin loads it alone
 from .model import (
     MAX_RECORD_DEPTH,
     Annotated,
@@ -31,7 +33,6 @@ from .model import (
     UnionType,
     Unsupported,
 )
-from .codes import CODES  # the table lives apart: the mypy plugin loads it alone
 
 __all__ = ["CODES", "Diagnostic", "check_tool", "check_class", "type_name"]
 
@@ -130,7 +131,9 @@ def _check_annotated(node: Annotated, path: str, w: _Walk, json_name_ok: bool) -
                     f"{spec.display}({m.values[0]!r}) applies only to a union of records, not to '{type_name(target)}'",
                 )
             else:
-                w.add("OLT013", path, f"{spec.display} applies to {spec.fits}, not to '{type_name(target)}'; {spec.fix}")
+                w.add(
+                    "OLT013", path, f"{spec.display} applies to {spec.fits}, not to '{type_name(target)}'; {spec.fix}"
+                )
         else:
             problem = spec.check(m)
             if problem is not None:
@@ -421,7 +424,9 @@ def _function_findings(tool: ToolModel, name: str) -> list[tuple[str, str]]:
             )
         )
     if tool.options.naming not in (None, "camelCase"):
-        found.append(("OLT011", f"naming={tool.options.naming!r} is not supported; use naming='camelCase' or leave it out"))
+        found.append(
+            ("OLT011", f"naming={tool.options.naming!r} is not supported; use naming='camelCase' or leave it out")
+        )
     if tool.class_type_params:
         found.append(
             (
@@ -559,4 +564,3 @@ def check_class(cls: ClassModel) -> list[Diagnostic]:
         else:
             first[name] = t
     return out
-

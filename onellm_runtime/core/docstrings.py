@@ -156,9 +156,7 @@ _FIELD_KINDS: dict[str, str] = {
 _FIELD = re.compile(r":(?P<name>[^\W\d][\w-]*)(?P<args>\s[^:]*)?:(?:\s(?P<text>.*)|$)")
 
 # Google entry "name (type): description" / "name: description" on a stripped line.
-_GOOGLE_ENTRY = re.compile(
-    r"\*{0,2}(?P<name>[^\W\d]\w*)\s*(?:\((?P<type>.*?)\)\s*)?:(?:\s(?P<desc>.*)|$)"
-)
+_GOOGLE_ENTRY = re.compile(r"\*{0,2}(?P<name>[^\W\d]\w*)\s*(?:\((?P<type>.*?)\)\s*)?:(?:\s(?P<desc>.*)|$)")
 
 # NumPy section underline.
 _UNDERLINE = re.compile(r"-{3,}|={3,}")
@@ -324,9 +322,7 @@ def _numpy_head(stripped: str) -> _Head | None:
     return None
 
 
-def _entries(
-    body: list[str], head: Callable[[str], _Head | None]
-) -> list[tuple[list[str], str]]:
+def _entries(body: list[str], head: Callable[[str], _Head | None]) -> list[tuple[list[str], str]]:
     """Split a section body into (names, flattened description) entries.
 
     Entry heads sit at the body's least indentation; deeper lines continue the

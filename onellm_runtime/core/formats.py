@@ -27,7 +27,7 @@ import re
 import sys
 import uuid as uuidlib
 from collections.abc import Callable
-from typing import Optional, TypeVar
+from typing import TypeVar
 
 _T = TypeVar("_T")
 
@@ -68,7 +68,7 @@ _BASE64_ALPHABET = re.compile(r"[A-Za-z0-9+/]*")
 _EMAIL = re.compile(r"[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+")
 
 
-def _micro(fraction: Optional[str]) -> int:
+def _micro(fraction: str | None) -> int:
     return int((fraction or "")[:6].ljust(6, "0"))
 
 
@@ -95,9 +95,7 @@ def read_datetime(text: str) -> dt.datetime | None:
         offset = dt.timedelta(hours=hours, minutes=minutes)
         tz = dt.timezone(-offset if m[8] == "-" else offset) if offset else dt.timezone.utc
     try:
-        return dt.datetime(
-            int(m[1]), int(m[2]), int(m[3]), int(m[4]), int(m[5]), int(m[6]), _micro(m[7]), tzinfo=tz
-        )
+        return dt.datetime(int(m[1]), int(m[2]), int(m[3]), int(m[4]), int(m[5]), int(m[6]), _micro(m[7]), tzinfo=tz)
     except ValueError:
         return None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Literal, Protocol
 
+from . import rules
 from .forms import (
     FAnnotated,
     FAny,
@@ -21,14 +22,13 @@ from .forms import (
     FLiteral,
     FNewType,
     FNone,
-    FOther,
     Form,
+    FOther,
     FTypeVar,
     FUnion,
     FUnresolved,
     NodeMeta,
 )
-from . import rules
 from .model import (
     MAX_RECORD_DEPTH,
     Annotated,

@@ -18,10 +18,10 @@ the static side leaves them ``None``, and they never take part in equality.
 from __future__ import annotations
 
 import sys
+from collections.abc import ItemsView
 from dataclasses import MISSING, dataclass, field, fields
-from typing import TYPE_CHECKING, Any, ItemsView, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, Union
 from typing import Literal as L
-from typing import Union
 
 from .options import DEFAULT_OPTIONS, ToolOptions
 from .scalars import ScalarKind  # the rows of the Types table, beside their kinds

@@ -11,8 +11,9 @@ This module is imported with ``onellm_runtime`` itself, so it imports nothing of
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Callable, Mapping, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from typing_extensions import ParamSpec
 

@@ -8,9 +8,9 @@ here once, so the schema advertised and the arguments bound cannot drift apart.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
 from typing import Literal as L
 
 from . import docstrings
@@ -103,7 +103,9 @@ def is_valid_tool_name(name: str) -> bool:
 #: ``docstrings.parse_docstring``, each distinct text parsed once (the schema writer, the
 #: description and the binder all ask). The parser itself, not a function calling it: one
 #: call less on every tool's first parse.
-parsed_docstring: Callable[[str | None], docstrings.ParsedDocstring] = lru_cache(maxsize=1024)(docstrings.parse_docstring)
+parsed_docstring: Callable[[str | None], docstrings.ParsedDocstring] = lru_cache(maxsize=1024)(
+    docstrings.parse_docstring
+)
 
 
 def tool_description(tool: ToolModel) -> str:

@@ -242,4 +242,3 @@ BY_FULLNAME: dict[str, ScalarKind] = {name: k for k in ScalarKind for name in k.
 BY_FORM: dict[tuple[str, object], ScalarType] = {
     k.row.form: k.row for k in ScalarKind if k.row.form is not None and k.row.json_type == "string"
 }
-

@@ -162,9 +162,7 @@ def _union(node: UnionType, naming: str | None, explicit: str | None) -> Schema:
     if isinstance(found, str):
         raise TypeError(f"union {node!r} has no discriminator; check the tool first")
     return {
-        "anyOf": [
-            record_schema(member, naming, (found.field, tag)) for member, tag in zip(found.members, found.tags)
-        ]
+        "anyOf": [record_schema(member, naming, (found.field, tag)) for member, tag in zip(found.members, found.tags)]
     }
 
 

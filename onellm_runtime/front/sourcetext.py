@@ -33,7 +33,7 @@ import sys
 import types
 import typing
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import typing_extensions
 
@@ -246,7 +246,7 @@ def _parse(text: str) -> ast.expr | None:
 class _Tree:
     """One parsed module file, with its definitions indexed (parsed once per file)."""
 
-    _cache: dict[str, tuple[list[str], _Tree | None]] = {}
+    _cache: ClassVar[dict[str, tuple[list[str], _Tree | None]]] = {}
 
     def __init__(self, tree: ast.Module) -> None:
         self.defs: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef]] = {}
@@ -329,7 +329,7 @@ class _Module:
         self.globals = globals_
         filename = globals_.get("__file__")
         self._filename = filename if isinstance(filename, str) else None
-        self._tree: _Tree | None | bool = False
+        self._tree: _Tree | bool | None = False
 
     @staticmethod
     def of(name: object, globals_: Mapping[str, Any] | None) -> _Module | None:
@@ -399,7 +399,7 @@ class _Walk:
             parsed = _parse(expr.value)
             if parsed is not None:
                 self.expr(parsed, module)
-        elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr) or _is_union(expr, module):
+        elif (isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr)) or _is_union(expr, module):
             self._union(expr, module)
         elif isinstance(expr, ast.Subscript):
             self._subscript(expr, module)
@@ -524,9 +524,7 @@ def _may_hold_literals(value: object) -> bool:
         return True
     if isinstance(value, (type, type(sys))):
         return False
-    return typing.get_origin(value) is not None or any(
-        hasattr(value, a) for a in ("__supertype__", "__value__")
-    )
+    return typing.get_origin(value) is not None or any(hasattr(value, a) for a in ("__supertype__", "__value__"))
 
 
 def _is(module: _Module, expr: ast.expr, objects: tuple[object, ...], name: str) -> bool:

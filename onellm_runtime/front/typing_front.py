@@ -17,13 +17,14 @@ import sys
 import types
 import typing
 from collections import abc
-from typing import Any, Callable, Literal, Mapping, cast
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, cast
 
 import typing_extensions
 
-from ..core import markers
-from ..core.scalars import BY_TYPE
+from ..aliases import CharMarker, JsonMarker, SizedInt
 from ..context import CancellationToken, ToolContext
+from ..core import markers
 from ..core.forms import (
     FAnnotated,
     FAny,
@@ -35,8 +36,8 @@ from ..core.forms import (
     FLiteral,
     FNewType,
     FNone,
-    FOther,
     Form,
+    FOther,
     FTypeVar,
     FUnion,
     LitValue,
@@ -45,7 +46,6 @@ from ..core.forms import (
 )
 from ..core.lowering import Lowering, Subst
 from ..core.model import (
-    writable_number,
     NO_DEFAULT,
     NONE_DEFAULT,
     OPAQUE_DEFAULT,
@@ -64,10 +64,11 @@ from ..core.model import (
     ToolModel,
     TypeNode,
     Unsupported,
+    writable_number,
 )
 from ..core.options import ToolOptions
+from ..core.scalars import BY_TYPE
 from ..results import FilePart, ImagePart, JsonPart, TextPart, ToolResult
-from ..aliases import CharMarker, JsonMarker, SizedInt
 
 if typing.TYPE_CHECKING:
     from .sourcetext import Origin
@@ -83,19 +84,16 @@ Site = tuple[object, str]
 _SCALAR_NODES: dict[object, Scalar] = {tp: Scalar(kind) for tp, kind in BY_TYPE.items()}
 
 _LISTS: set[object] = {list, abc.Sequence, abc.MutableSequence, abc.Iterable, abc.Collection}
-_UNIONS: set[object] = {typing.Union}
-if sys.version_info >= (3, 10):
-    _UNIONS.add(types.UnionType)
+_UNIONS: set[object] = {typing.Union, types.UnionType}
 _ANNOTATED: set[object] = {typing.Annotated, typing_extensions.Annotated}
 _LITERALS: set[object] = {typing.Literal, typing_extensions.Literal}
 _TD_WRAPPERS: set[object] = {
-    getattr(m, n)
-    for m in (typing, typing_extensions)
-    for n in ("Required", "NotRequired", "ReadOnly")
-    if hasattr(m, n)
+    getattr(m, n) for m in (typing, typing_extensions) for n in ("Required", "NotRequired", "ReadOnly") if hasattr(m, n)
 }
 _REQUIRED: set[object] = {getattr(m, "Required") for m in (typing, typing_extensions) if hasattr(m, "Required")}
-_NOT_REQUIRED: set[object] = {getattr(m, "NotRequired") for m in (typing, typing_extensions) if hasattr(m, "NotRequired")}
+_NOT_REQUIRED: set[object] = {
+    getattr(m, "NotRequired") for m in (typing, typing_extensions) if hasattr(m, "NotRequired")
+}
 _PARTS: set[object] = {TextPart, JsonPart, ImagePart, FilePart, ToolResult}
 _CALLABLE: object = abc.Callable
 
@@ -376,7 +374,9 @@ def _hints(obj: object, localns: Mapping[str, object] | None = None) -> dict[str
         for param in getattr(obj, "__type_params__", ()):
             scope.setdefault(param.__name__, param)
         target = _Annotations(getattr(obj, "__annotations__", None) or {}, _function_globals(obj))
-    own: object = getattr(target, "__annotations__", None) if not isinstance(obj, type) else obj.__dict__.get("__annotations__")
+    own: object = (
+        getattr(target, "__annotations__", None) if not isinstance(obj, type) else obj.__dict__.get("__annotations__")
+    )
     if isinstance(own, dict):
         _check_strings(cast("dict[str, object]", own))
     try:
@@ -449,7 +449,9 @@ def _function_globals(fn: object) -> dict[str, Any]:
     return found
 
 
-def _function_hints(fn: Callable[..., Any], raw: dict[str, Any], localns: Mapping[str, object] | None) -> dict[str, Any]:
+def _function_hints(
+    fn: Callable[..., Any], raw: dict[str, Any], localns: Mapping[str, object] | None
+) -> dict[str, Any]:
     """``_hints(fn, localns)``, without ``get_type_hints`` for the usual string annotations.
 
     ``get_type_hints`` compiles every string anew on every call (a ``ForwardRef`` each), the
@@ -651,7 +653,14 @@ def _lower_record(classes: _Classes, lowering: Lowering, cls: type) -> Record:
             has_default = f.default is not dataclasses.MISSING
             has_factory = f.default_factory is not dataclasses.MISSING
             default = _default(f.default) if has_default else (OPAQUE_DEFAULT if has_factory else NO_DEFAULT)
-            fields.append(RecordField(f.name, classes.field(lowering, cls, f.name, hints[f.name]), not (has_default or has_factory), default))
+            fields.append(
+                RecordField(
+                    f.name,
+                    classes.field(lowering, cls, f.name, hints[f.name]),
+                    not (has_default or has_factory),
+                    default,
+                )
+            )
         # eq=False: instances equal only themselves, so a set of them could not refuse two
         # equal JSON items (the schema's uniqueItems); such a record is no set item
         hashable = getattr(cls, "__hash__", None) is not None and _declared_eq(cls)
@@ -660,7 +669,9 @@ def _lower_record(classes: _Classes, lowering: Lowering, cls: type) -> Record:
         names: tuple[str, ...] = getattr(cls, "_fields")
         for name in names:
             default = _default(defaults[name]) if name in defaults else NO_DEFAULT
-            fields.append(RecordField(name, classes.field(lowering, cls, name, hints[name]), name not in defaults, default))
+            fields.append(
+                RecordField(name, classes.field(lowering, cls, name, hints[name]), name not in defaults, default)
+            )
         hashable = True
     else:
         required_keys = getattr(cls, "__required_keys__", frozenset(hints))

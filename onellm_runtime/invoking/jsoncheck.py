@@ -18,7 +18,6 @@ from typing import Any, cast
 __all__ = ["problem"]
 
 
-
 def _refuse(value: object) -> object:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 

@@ -46,7 +46,11 @@ STRICT_FORMATS = frozenset(
 #: A quantifier bound above this is "large" (PROVIDERS.md gives no number; this is ours).
 MAX_QUANTIFIER = 100
 
-_JSON_TYPES = {"any": "a JSON value (JsonValue)", "json_object": "a JSON object (JsonObject)", "json_array": "a JSON array (JsonArray)"}
+_JSON_TYPES = {
+    "any": "a JSON value (JsonValue)",
+    "json_object": "a JSON object (JsonObject)",
+    "json_array": "a JSON array (JsonArray)",
+}
 _COMPLEX_PATTERN = re.compile(r"\\[1-9]|\\k<|\(\?[=!<]|\\[bB]")
 _QUANTIFIER = re.compile(r"(?<!\\)\{(\d+)(?:,(\d*))?\}")
 
@@ -86,7 +90,9 @@ def anthropic_strict_schema(input_schema: Schema) -> Schema:
     if optional > MAX_OPTIONAL_PARAMS:
         raise NotStrict(f"it has {optional} optional parameters (a request may have {MAX_OPTIONAL_PARAMS})")
     if unions > MAX_UNION_PARAMS:
-        raise NotStrict(f"it has {unions} parameters with anyOf or a type array (a request may have {MAX_UNION_PARAMS})")
+        raise NotStrict(
+            f"it has {unions} parameters with anyOf or a type array (a request may have {MAX_UNION_PARAMS})"
+        )
     return out
 
 

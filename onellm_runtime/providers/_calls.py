@@ -14,6 +14,7 @@ from typing import Any, cast
 
 __all__ = ["FoundCall", "plain", "FINDERS"]
 
+
 @dataclass(frozen=True)
 class FoundCall:
     """One tool call as the reply wrote it."""

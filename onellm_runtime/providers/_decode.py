@@ -83,7 +83,10 @@ def _entries(value: list[object], path: str, inner: _Node | None) -> dict[str, o
         if not isinstance(key, str):
             raise _fail(f"{at}.key", f"must be a string, got {_kind(key)}.")
         if key in first:
-            raise _fail(f"{at}.key", f"repeats the key {json.dumps(key, ensure_ascii=False)} already given at {path}[{first[key]}].")
+            raise _fail(
+                f"{at}.key",
+                f"repeats the key {json.dumps(key, ensure_ascii=False)} already given at {path}[{first[key]}].",
+            )
         first[key] = i
         found = entry["value"]
         out[key] = found if inner is None else inner(found, f"{at}.value")

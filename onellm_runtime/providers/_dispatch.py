@@ -89,7 +89,9 @@ class Dispatch:
 
 def unknown_tool_message(name: str, offered: Iterable[str]) -> str:
     names = ", ".join(offered)
-    return f"Unknown tool '{name}'; the tools are: {names}." if names else f"Unknown tool '{name}'; no tools are offered."
+    return (
+        f"Unknown tool '{name}'; the tools are: {names}." if names else f"Unknown tool '{name}'; no tools are offered."
+    )
 
 
 def _tool_table(tools: Iterable[Tool[..., Any]] | Mapping[str, Tool[..., Any]]) -> dict[str, Tool[..., Any]]:

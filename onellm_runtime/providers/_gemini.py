@@ -59,7 +59,11 @@ OPENAPI_REFUSED = ("contentEncoding", "uniqueItems")
 
 _FUNCTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
 _PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
-_JSON_TYPES = {"any": "a JSON value (JsonValue)", "json_object": "a JSON object (JsonObject)", "json_array": "a JSON array (JsonArray)"}
+_JSON_TYPES = {
+    "any": "a JSON value (JsonValue)",
+    "json_object": "a JSON object (JsonObject)",
+    "json_array": "a JSON array (JsonArray)",
+}
 
 
 def _json_schema(node: Schema, path: str) -> Schema:

@@ -46,7 +46,11 @@ MAX_ENUM_VALUES = 1000
 MAX_NAME_CHARS = 120_000
 MAX_DESCRIPTION = 1024
 
-_JSON_TYPES = {"any": "a JSON value (JsonValue)", "json_object": "a JSON object (JsonObject)", "json_array": "a JSON array (JsonArray)"}
+_JSON_TYPES = {
+    "any": "a JSON value (JsonValue)",
+    "json_object": "a JSON object (JsonObject)",
+    "json_array": "a JSON array (JsonArray)",
+}
 
 
 def _optional_note(prop: Schema, nullable_before: bool) -> list[str]:
@@ -148,9 +152,7 @@ def openai_loose_schema(input_schema: Schema) -> Schema:
     return _loosen(copy.deepcopy(input_schema))
 
 
-def openai_tool(
-    tool: ToolLike, api: Literal["responses", "chat"] = "responses", strict: bool = True
-) -> ToolDefinition:
+def openai_tool(tool: ToolLike, api: Literal["responses", "chat"] = "responses", strict: bool = True) -> ToolDefinition:
     """The OpenAI function-tool definition of ``tool``.
 
     ``api="responses"``: ``{"type": "function", "name", "description", "parameters", "strict"}``;
@@ -181,4 +183,3 @@ def openai_tool(
     function = {"name": src.name, "description": src.description, "parameters": parameters, "strict": is_strict}
     body = {"type": "function", **function} if api == "responses" else {"type": "function", "function": function}
     return ToolDefinition(body, is_strict, tuple(found))
-

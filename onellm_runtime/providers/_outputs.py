@@ -40,9 +40,11 @@ _WEB_IMAGES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 MEDIA: dict[str, Callable[[Media], bool]] = {
     "openai": lambda p: isinstance(p, FilePart) or p.media_type in _WEB_IMAGES,
     "openai-chat": lambda p: False,
-    "anthropic": lambda p: (p.media_type in _WEB_IMAGES)
-    if isinstance(p, ImagePart)
-    else p.media_type in ("application/pdf", "text/plain") and _plain_text_ok(p),
+    "anthropic": lambda p: (
+        (p.media_type in _WEB_IMAGES)
+        if isinstance(p, ImagePart)
+        else p.media_type in ("application/pdf", "text/plain") and _plain_text_ok(p)
+    ),
     "gemini": lambda p: p.media_type in ("image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"),
     "mcp": lambda p: True,
 }
@@ -89,8 +91,7 @@ def _sorted(provider: str, tool_name: str, parts: list[Part]) -> tuple[list[Part
         if isinstance(part, (ImagePart, FilePart)) and not carried(part):
             what = describe_part(part)
             warnings.append(
-                f"Tool '{tool_name}': {_API_NAMES[provider]} cannot carry {part.media_type}; "
-                f"sent as the text {what}."
+                f"Tool '{tool_name}': {_API_NAMES[provider]} cannot carry {part.media_type}; sent as the text {what}."
             )
             out.append(TextPart(what))
         else:

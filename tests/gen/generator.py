@@ -315,8 +315,27 @@ class Gen:
 
     def scalar(self, m: Mod) -> Ty:
         kind = self.pick(
-            ["bool", "int", "int", "float", "decimal", "str", "str", "str", "char", "uuid", "datetime", "date", "time",
-             "timedelta", "bytes", "ipv4", "ipv6", "sized", "newtype"]
+            [
+                "bool",
+                "int",
+                "int",
+                "float",
+                "decimal",
+                "str",
+                "str",
+                "str",
+                "char",
+                "uuid",
+                "datetime",
+                "date",
+                "time",
+                "timedelta",
+                "bytes",
+                "ipv4",
+                "ipv6",
+                "sized",
+                "newtype",
+            ]
         )
         if kind == "newtype":
             return self.newtype(m)
@@ -325,50 +344,110 @@ class Gen:
     def scalar_of(self, kind: str) -> Ty:
         rng = self.rng
         if kind == "bool":
-            return Ty(lambda m: "bool", lambda n: {"type": "boolean"}, "bool", writable=True,
-                      defaults=lambda m: [Dflt(v, "value", v == "True") for v in ("True", "False")])
+            return Ty(
+                lambda m: "bool",
+                lambda n: {"type": "boolean"},
+                "bool",
+                writable=True,
+                defaults=lambda m: [Dflt(v, "value", v == "True") for v in ("True", "False")],
+            )
         if kind == "int":
-            return Ty(lambda m: "int", lambda n: {"type": "integer"}, "int", writable=True,
-                      defaults=lambda m: self.int_defaults(m))
+            return Ty(
+                lambda m: "int",
+                lambda n: {"type": "integer"},
+                "int",
+                writable=True,
+                defaults=lambda m: self.int_defaults(m),
+            )
         if kind == "float":
-            return Ty(lambda m: "float", lambda n: {"type": "number"}, "float", writable=True,
-                      defaults=lambda m: [Dflt("2.5", "value", 2.5), Dflt("-0.5", "value", -0.5), Dflt("3", "value", 3),
-                                          Dflt("1e3", "value", 1000.0)] + self.const_defaults(m, "float"))
+            return Ty(
+                lambda m: "float",
+                lambda n: {"type": "number"},
+                "float",
+                writable=True,
+                defaults=lambda m: (
+                    [
+                        Dflt("2.5", "value", 2.5),
+                        Dflt("-0.5", "value", -0.5),
+                        Dflt("3", "value", 3),
+                        Dflt("1e3", "value", 1000.0),
+                    ]
+                    + self.const_defaults(m, "float")
+                ),
+            )
         if kind == "decimal":
             src = self.pick(["Decimal", "decimal.Decimal"])
-            return Ty(lambda m: src, lambda n: {"type": "number"}, "decimal",
-                      opaque=lambda m: [Dflt('Decimal("1.5")', "opaque")])
+            return Ty(
+                lambda m: src,
+                lambda n: {"type": "number"},
+                "decimal",
+                opaque=lambda m: [Dflt('Decimal("1.5")', "opaque")],
+            )
         if kind == "str":
-            return Ty(lambda m: "str", lambda n: {"type": "string"}, "str", writable=True,
-                      defaults=lambda m: self.str_defaults(m))
+            return Ty(
+                lambda m: "str",
+                lambda n: {"type": "string"},
+                "str",
+                writable=True,
+                defaults=lambda m: self.str_defaults(m),
+            )
         if kind == "char":
-            return Ty(lambda m: "Char", lambda n: {"type": "string", "minLength": 1, "maxLength": 1}, "char",
-                      writable=True, defaults=lambda m: [Dflt('"x"', "value", "x"), Dflt('"\\u00e9"', "value", "\u00e9")])
+            return Ty(
+                lambda m: "Char",
+                lambda n: {"type": "string", "minLength": 1, "maxLength": 1},
+                "char",
+                writable=True,
+                defaults=lambda m: [Dflt('"x"', "value", "x"), Dflt('"\\u00e9"', "value", "\u00e9")],
+            )
         if kind == "uuid":
             src = self.pick(["uuid.UUID", "UUID"])
             return Ty(lambda m: src, lambda n: {"type": "string", "format": "uuid"}, "uuid")
         if kind in ("datetime", "date", "time"):
             fmt = {"datetime": "date-time", "date": "date", "time": "time"}[kind]
-            opaque = {"date": "datetime.date(2020, 1, 2)", "time": "datetime.time(12, 30)",
-                      "datetime": "datetime.datetime(2020, 1, 2, tzinfo=datetime.timezone.utc)"}[kind]
-            return Ty(lambda m: f"datetime.{kind}", lambda n: {"type": "string", "format": fmt}, kind,
-                      opaque=lambda m: [Dflt(opaque, "opaque")])
+            opaque = {
+                "date": "datetime.date(2020, 1, 2)",
+                "time": "datetime.time(12, 30)",
+                "datetime": "datetime.datetime(2020, 1, 2, tzinfo=datetime.timezone.utc)",
+            }[kind]
+            return Ty(
+                lambda m: f"datetime.{kind}",
+                lambda n: {"type": "string", "format": fmt},
+                kind,
+                opaque=lambda m: [Dflt(opaque, "opaque")],
+            )
         if kind == "timedelta":
-            return Ty(lambda m: "datetime.timedelta", lambda n: {"type": "string", "pattern": TIMEDELTA_PATTERN},
-                      "timedelta", opaque=lambda m: [Dflt("datetime.timedelta(seconds=5)", "opaque")])
+            return Ty(
+                lambda m: "datetime.timedelta",
+                lambda n: {"type": "string", "pattern": TIMEDELTA_PATTERN},
+                "timedelta",
+                opaque=lambda m: [Dflt("datetime.timedelta(seconds=5)", "opaque")],
+            )
         if kind == "bytes":
-            return Ty(lambda m: "bytes", lambda n: {"type": "string", "contentEncoding": "base64"}, "bytes",
-                      opaque=lambda m: [Dflt('b"ab"', "opaque")])
+            return Ty(
+                lambda m: "bytes",
+                lambda n: {"type": "string", "contentEncoding": "base64"},
+                "bytes",
+                opaque=lambda m: [Dflt('b"ab"', "opaque")],
+            )
         if kind in ("ipv4", "ipv6"):
             name = {"ipv4": "IPv4Address", "ipv6": "IPv6Address"}[kind]
             src = self.pick([f"ipaddress.{name}", name])
-            return Ty(lambda m: src, lambda n: {"type": "string", "format": kind}, kind,
-                      opaque=lambda m: [Dflt(f'ipaddress.{name}("{"192.0.2.1" if kind == "ipv4" else "::1"}")', "opaque")])
+            return Ty(
+                lambda m: src,
+                lambda n: {"type": "string", "format": kind},
+                kind,
+                opaque=lambda m: [Dflt(f'ipaddress.{name}("{"192.0.2.1" if kind == "ipv4" else "::1"}")', "opaque")],
+            )
         if kind == "sized":
             alias = rng.choice(sorted(SIZED))
             lo, hi = SIZED[alias]
-            return Ty(lambda m: alias, lambda n: {"type": "integer", "minimum": lo, "maximum": hi}, "int", writable=True,
-                      defaults=lambda m: [Dflt("7", "value", 7), Dflt("0", "value", 0)])
+            return Ty(
+                lambda m: alias,
+                lambda n: {"type": "integer", "minimum": lo, "maximum": hi},
+                "int",
+                writable=True,
+                defaults=lambda m: [Dflt("7", "value", 7), Dflt("0", "value", 0)],
+            )
         raise AssertionError(kind)
 
     def int_defaults(self, m: Mod) -> list[Dflt]:
@@ -388,7 +467,10 @@ class Gen:
         if not self.chance(0.3):
             return []
         values: dict[str, tuple[str, Any]] = {
-            "int": ("12", 12), "float": ("0.25", 0.25), "str": ('"preset"', "preset"), "bool": ("True", True),
+            "int": ("12", 12),
+            "float": ("0.25", 0.25),
+            "str": ('"preset"', "preset"),
+            "bool": ("True", True),
         }
         src, value = values[shape]
         home = m if m.other is None or self.chance(0.7) else m.other
@@ -396,7 +478,11 @@ class Gen:
         form = self.pick(["plain", "final", "final_typed"])
         typed = {"int": "int", "float": "float", "str": "str", "bool": "bool"}[shape]
         home.consts.append(
-            {"plain": f"{name} = {src}", "final": f"{name}: Final = {src}", "final_typed": f"{name}: Final[{typed}] = {src}"}[form]
+            {
+                "plain": f"{name} = {src}",
+                "final": f"{name}: Final = {src}",
+                "final_typed": f"{name}: Final[{typed}] = {src}",
+            }[form]
         )
         ref = self.entity_ref(home, name)
         return [Dflt(ref(m), "value", value)]
@@ -406,8 +492,15 @@ class Gen:
         home = self.home_for(m)
         name = f"NT{self.uid()}"
         home.blocks.append(f'{name} = NewType("{name}", {base.ref(home)})')
-        ty = Ty(self.entity_ref(home, name), base.frag, base.shape, base.writable, base.hashable,
-                defaults=base.defaults, opaque=base.opaque)
+        ty = Ty(
+            self.entity_ref(home, name),
+            base.frag,
+            base.shape,
+            base.writable,
+            base.hashable,
+            defaults=base.defaults,
+            opaque=base.opaque,
+        )
         return ty
 
     # -- enums and literals
@@ -418,8 +511,9 @@ class Gen:
             return self.rng.choice(pool)
         home = self.home_for(m)
         name = f"Color{self.uid()}"
-        members = self.rng.sample(["RED", "GREEN", "BLUE", "CYAN", "MAGENTA", "AMBER", "Teal", "dark_gray"],
-                                  self.rng.randint(1, 4))
+        members = self.rng.sample(
+            ["RED", "GREEN", "BLUE", "CYAN", "MAGENTA", "AMBER", "Teal", "dark_gray"], self.rng.randint(1, 4)
+        )
         base = self.pick(["enum.Enum", "str, enum.Enum", "enum.IntEnum"])
         lines = [f"class {name}({base}):"]
         for i, mem in enumerate(members):
@@ -473,8 +567,14 @@ class Gen:
         jtype = {"str": "string", "int": "integer", "bool": "boolean"}[kind]
         src = "Literal[" + ", ".join(_py(v) for v in values) + "]"
         tag = values[0] if kind == "str" and len(values) == 1 else None
-        return Ty(lambda m: src, lambda n: {"type": jtype, "enum": list(values)}, "literal", writable=True,
-                  defaults=lambda m: [Dflt(_py(values[0]), "value", values[0])], tag=tag)
+        return Ty(
+            lambda m: src,
+            lambda n: {"type": jtype, "enum": list(values)},
+            "literal",
+            writable=True,
+            defaults=lambda m: [Dflt(_py(values[0]), "value", values[0])],
+            tag=tag,
+        )
 
     def literal_union(self) -> Ty:
         values = self.literal_values(["p", "q", "r", "s", "t"], 2, 4)
@@ -483,8 +583,13 @@ class Gen:
         src = "Literal[" + ", ".join(map(_py, left)) + "] | Literal[" + ", ".join(map(_py, right)) + "]"
         if self.chance(0.3):
             src = "Union[Literal[" + ", ".join(map(_py, left)) + "], Literal[" + ", ".join(map(_py, right)) + "]]"
-        return Ty(lambda m: src, lambda n: {"type": "string", "enum": list(values)}, "literal", writable=True,
-                  defaults=lambda m: [Dflt(_py(values[-1]), "value", values[-1])])
+        return Ty(
+            lambda m: src,
+            lambda n: {"type": "string", "enum": list(values)},
+            "literal",
+            writable=True,
+            defaults=lambda m: [Dflt(_py(values[-1]), "value", values[-1])],
+        )
 
     # -- containers
 
@@ -495,16 +600,41 @@ class Gen:
 
         def ref(mm: Mod) -> str:
             s = inner.ref(mm)
-            return {"pipe": f"{s} | None", "optional": f"Optional[{s}]", "union": f"Union[{s}, None]",
-                    "none_first": f"None | {s}"}[form]
+            return {
+                "pipe": f"{s} | None",
+                "optional": f"Optional[{s}]",
+                "union": f"Union[{s}, None]",
+                "none_first": f"None | {s}",
+            }[form]
 
-        return Ty(ref, lambda n: nullable(inner.frag(n)), inner.shape, inner.writable, inner.hashable, True,
-                  defaults=lambda mm: [Dflt("None", "null")] + inner.defaults(mm),
-                  opaque=lambda mm: [Dflt("None", "null")], codes=inner.codes, record=inner.record)
+        return Ty(
+            ref,
+            lambda n: nullable(inner.frag(n)),
+            inner.shape,
+            inner.writable,
+            inner.hashable,
+            True,
+            defaults=lambda mm: [Dflt("None", "null")] + inner.defaults(mm),
+            opaque=lambda mm: [Dflt("None", "null")],
+            codes=inner.codes,
+            record=inner.record,
+        )
 
     def array(self, m: Mod, depth: int) -> Ty:
-        kind = self.pick(["list", "list", "Sequence", "typing.Sequence", "MutableSequence", "Iterable", "Collection", "tuple",
-                          "typing.List", "collections.abc.Sequence"])
+        kind = self.pick(
+            [
+                "list",
+                "list",
+                "Sequence",
+                "typing.Sequence",
+                "MutableSequence",
+                "Iterable",
+                "Collection",
+                "tuple",
+                "typing.List",
+                "collections.abc.Sequence",
+            ]
+        )
         item = self.valid(m, depth - 1)
 
         def ref(mm: Mod) -> str:
@@ -512,8 +642,13 @@ class Gen:
             return f"tuple[{s}, ...]" if kind == "tuple" else f"{kind}[{s}]"
 
         opaque_src = {"list": "[]", "typing.List": "[]", "MutableSequence": "[]", "tuple": "()"}.get(kind, "()")
-        return Ty(ref, lambda n: {"type": "array", "items": item.frag(n)}, "array",
-                  hashable=kind == "tuple" and item.hashable, opaque=lambda mm: [Dflt(opaque_src, "opaque")])
+        return Ty(
+            ref,
+            lambda n: {"type": "array", "items": item.frag(n)},
+            "array",
+            hashable=kind == "tuple" and item.hashable,
+            opaque=lambda mm: [Dflt(opaque_src, "opaque")],
+        )
 
     def set_(self, m: Mod, depth: int) -> Ty:
         kind = self.pick(["set", "frozenset", "AbstractSet", "MutableSet", "typing.FrozenSet"])
@@ -523,8 +658,13 @@ class Gen:
             return f"{kind}[{item.ref(mm)}]"
 
         opaque_src = "frozenset()" if kind in ("frozenset", "typing.FrozenSet", "AbstractSet") else "set()"
-        return Ty(ref, lambda n: {"type": "array", "items": item.frag(n), "uniqueItems": True}, "set",
-                  hashable=kind in ("frozenset", "typing.FrozenSet"), opaque=lambda mm: [Dflt(opaque_src, "opaque")])
+        return Ty(
+            ref,
+            lambda n: {"type": "array", "items": item.frag(n), "uniqueItems": True},
+            "set",
+            hashable=kind in ("frozenset", "typing.FrozenSet"),
+            opaque=lambda mm: [Dflt(opaque_src, "opaque")],
+        )
 
     def map_(self, m: Mod, depth: int) -> Ty:
         kind = self.pick(["dict", "Mapping", "MutableMapping", "typing.Dict"])
@@ -533,15 +673,25 @@ class Gen:
         def ref(mm: Mod) -> str:
             return f"{kind}[str, {value.ref(mm)}]"
 
-        return Ty(ref, lambda n: {"type": "object", "additionalProperties": value.frag(n)}, "map", hashable=False,
-                  opaque=lambda mm: [Dflt("{}", "opaque")])
+        return Ty(
+            ref,
+            lambda n: {"type": "object", "additionalProperties": value.frag(n)},
+            "map",
+            hashable=False,
+            opaque=lambda mm: [Dflt("{}", "opaque")],
+        )
 
     def json(self) -> Ty:
         kind = self.pick(["JsonValue", "JsonObject", "JsonArray"])
         frag: Frag = {"JsonValue": {}, "JsonObject": {"type": "object"}, "JsonArray": {"type": "array"}}[kind]
         shape = {"JsonValue": "json_value", "JsonObject": "json_object", "JsonArray": "json_array"}[kind]
-        return Ty(lambda m: kind, lambda n: dict(frag), shape, hashable=False,
-                  opaque=lambda m: [Dflt("None", "null")] if kind == "JsonValue" else [])
+        return Ty(
+            lambda m: kind,
+            lambda n: dict(frag),
+            shape,
+            hashable=False,
+            opaque=lambda m: [Dflt("None", "null")] if kind == "JsonValue" else [],
+        )
 
     # -- Annotated
 
@@ -609,9 +759,12 @@ class Gen:
         kinds: set[str] = set()
         for src, apply in self.rng.sample(fits, min(len(fits), self.rng.randint(0, 2))):
             kind = src.split("(")[0].replace("at.", "")
-            if kind in kinds or ("Length" in kind and any("Len" in k for k in kinds)) or (
-                "Len" in kind and any("Len" in k for k in kinds)
-            ) or (kind in ("Range", "Ge", "Le", "Interval") and kinds & {"Range", "Ge", "Le", "Interval"}):
+            if (
+                kind in kinds
+                or ("Length" in kind and any("Len" in k for k in kinds))
+                or ("Len" in kind and any("Len" in k for k in kinds))
+                or (kind in ("Range", "Ge", "Le", "Interval") and kinds & {"Range", "Ge", "Le", "Interval"})
+            ):
                 continue
             if kind in ("Email", "Url", "Pattern") and kinds & {"Email", "Url", "Pattern"}:
                 continue  # an email matching ^[a-z]+$ cannot exist
@@ -631,8 +784,11 @@ class Gen:
                 doc = text
             else:
                 other = self.words(1, 3)
-                metas += [f'Doc("{other}")', f'Description("{text}")'] if self.chance(0.5) else [
-                    f'Description("{text}")', f'Doc("{other}")']
+                metas += (
+                    [f'Doc("{other}")', f'Description("{text}")']
+                    if self.chance(0.5)
+                    else [f'Description("{text}")', f'Doc("{other}")']
+                )
                 desc, doc = text, other
         if self.chance(0.15):
             metas.insert(self.rng.randint(0, len(metas)), self.pick(['"a note"', "42", "at.Gt(0)", "Unit()"]))
@@ -662,8 +818,19 @@ class Gen:
         def ref(mm: Mod) -> str:
             return f"Annotated[{inner.ref(mm)}, {', '.join(metas)}]"
 
-        return Ty(ref, frag, inner.shape, inner.writable, inner.hashable, inner.nullable, defaults=inner.defaults,
-                  opaque=inner.opaque, tag=inner.tag if not chosen else None, record=inner.record, annot=(desc, doc))
+        return Ty(
+            ref,
+            frag,
+            inner.shape,
+            inner.writable,
+            inner.hashable,
+            inner.nullable,
+            defaults=inner.defaults,
+            opaque=inner.opaque,
+            tag=inner.tag if not chosen else None,
+            record=inner.record,
+            annot=(desc, doc),
+        )
 
     def alias(self, m: Mod, depth: int) -> Ty:
         pool = [a for mod in self.visible(m) for a in mod.aliases]
@@ -679,21 +846,43 @@ class Gen:
             inner = self.annotated(inner, home)
         name = f"Alias{self.uid()}"
         form = self.pick(["plain", "typealias"])
-        home.blocks.append(f"{name} = {inner.ref(home)}" if form == "plain" else f"{name}: TypeAlias = {inner.ref(home)}")
-        ty = Ty(self.entity_ref(home, name), inner.frag, inner.shape, inner.writable, inner.hashable, inner.nullable,
-                defaults=inner.defaults, opaque=inner.opaque, record=inner.record, annot=inner.annot, tag=inner.tag)
+        home.blocks.append(
+            f"{name} = {inner.ref(home)}" if form == "plain" else f"{name}: TypeAlias = {inner.ref(home)}"
+        )
+        ty = Ty(
+            self.entity_ref(home, name),
+            inner.frag,
+            inner.shape,
+            inner.writable,
+            inner.hashable,
+            inner.nullable,
+            defaults=inner.defaults,
+            opaque=inner.opaque,
+            record=inner.record,
+            annot=inner.annot,
+            tag=inner.tag,
+        )
         home.aliases.append(ty)
         return ty
 
     # -- records
 
     def record_ty(self, rec: RecSpec) -> Ty:
-        return Ty(self.entity_ref(rec.home, rec.name), lambda n: record_frag(rec, n), "record",
-                  hashable=record_hashable(rec), record=rec)
+        return Ty(
+            self.entity_ref(rec.home, rec.name),
+            lambda n: record_frag(rec, n),
+            "record",
+            hashable=record_hashable(rec),
+            record=rec,
+        )
 
     def record(self, m: Mod, depth: int, need_hashable: bool = False) -> Ty:
-        pool = [r for mod in self.visible(m) for r in mod.records
-                if (not need_hashable or record_hashable(r)) and not (r.late and self.in_alias)]
+        pool = [
+            r
+            for mod in self.visible(m)
+            for r in mod.records
+            if (not need_hashable or record_hashable(r)) and not (r.late and self.in_alias)
+        ]
         if pool and self.chance(0.35):
             return self.record_ty(self.pick(pool))
         home = self.home_for(m)
@@ -720,8 +909,12 @@ class Gen:
         name = f"Rec{self.uid()}"
         base: RecSpec | None = None
         if kind in ("dataclass", "typeddict") and not tag_fields and not extra and register and self.chance(0.25):
-            bases = [r for mod in ([home] if home.other is None else [home, home.other]) for r in mod.records
-                     if r.kind == kind and not r.late and not any(f.td_qual == "tag" for f in r.all_fields())]
+            bases = [
+                r
+                for mod in ([home] if home.other is None else [home, home.other])
+                for r in mod.records
+                if r.kind == kind and not r.late and not any(f.td_qual == "tag" for f in r.all_fields())
+            ]
             if need_hashable:
                 bases = [b for b in bases if b.hashable]
             if bases:
@@ -734,9 +927,16 @@ class Gen:
                 rec.decorator = decorator
             else:
                 rec.decorator = self.pick(
-                    ["@dataclass", "@dataclass(frozen=True)", "@dataclasses.dataclass(unsafe_hash=True)",
-                     "@dataclass(frozen=True)", "@dataclass(eq=False)"] if not need_hashable else
-                    ["@dataclass(frozen=True)", "@dataclasses.dataclass(unsafe_hash=True)"])
+                    [
+                        "@dataclass",
+                        "@dataclass(frozen=True)",
+                        "@dataclasses.dataclass(unsafe_hash=True)",
+                        "@dataclass(frozen=True)",
+                        "@dataclass(eq=False)",
+                    ]
+                    if not need_hashable
+                    else ["@dataclass(frozen=True)", "@dataclasses.dataclass(unsafe_hash=True)"]
+                )
             # eq=False: instances equal only themselves, so no set item (OLT002, CONTRACT "Types")
             rec.hashable = rec.decorator not in ("@dataclass", "@dataclass(eq=False)")
         elif kind == "namedtuple":
@@ -748,7 +948,13 @@ class Gen:
         taken = {f.name for f in rec.all_fields()}
         fields: list[FieldSpec] = []
         for fname, tag in tag_fields:
-            lit = Ty(_const(f"Literal[{_py(tag)}]"), _frag({"type": "string", "enum": [tag]}), "literal", writable=True, tag=tag)
+            lit = Ty(
+                _const(f"Literal[{_py(tag)}]"),
+                _frag({"type": "string", "enum": [tag]}),
+                "literal",
+                writable=True,
+                tag=tag,
+            )
             f = FieldSpec(fname, lit, td_qual="tag")
             if kind == "dataclass" and self.chance(0.3):
                 f.default = Dflt(_py(tag), "value", tag)
@@ -759,9 +965,12 @@ class Gen:
         for f in extra or []:
             fields.append(f)
             taken.add(f.name)
-        count = n_fields if n_fields is not None else self.rng.randint(1 if (tag_fields or extra) else 1, 4)
+        count = n_fields if n_fields is not None else self.rng.randint(1, 4)
         for _ in range(count):
-            fname = self.pick([p for p in PARAMS if p not in taken and not (kind == "namedtuple" and p in ("count", "index"))] or ["spare"])
+            fname = self.pick(
+                [p for p in PARAMS if p not in taken and not (kind == "namedtuple" and p in ("count", "index"))]
+                or ["spare"]
+            )
             if fname in taken:
                 break
             taken.add(fname)
@@ -819,13 +1028,17 @@ class Gen:
         if kind == "dataclass" and ty.shape in ("array", "map") and not ty.nullable and self.chance(0.7):
             # a factory of the declared type: `list` would fill a tuple[...] field with a list,
             # which no set of such records could hash (the binder rightly refuses it)
-            f.factory = "dict" if ty.shape == "map" else ("list" if "[]" in (d.src for d in ty.opaque(home)) else "tuple")
+            f.factory = (
+                "dict" if ty.shape == "map" else ("list" if "[]" in (d.src for d in ty.opaque(home)) else "tuple")
+            )
             return
         if ty.nullable:
             f.default = Dflt("None", "null")
 
     def record_docs(self, rec: RecSpec) -> None:
-        style = self.pick(["none", "google_attr", "google_args", "numpy_attr", "numpy_params", "sphinx_ivar", "sphinx_param"])
+        style = self.pick(
+            ["none", "google_attr", "google_args", "numpy_attr", "numpy_params", "sphinx_ivar", "sphinx_param"]
+        )
         summary = self.words(2, 6).capitalize() + "."
         entries: dict[str, str] = {}
         names = [f.name for f in rec.fields]
@@ -894,7 +1107,14 @@ class Gen:
             body.append("pass")
         lines += ["    " + b if b else "" for b in body]
         block = "\n".join(lines)
-        if m.future and m.allow_late and not self.in_alias and not rec.extra_lines and self.chance(0.25) and rec.base is None:
+        if (
+            m.future
+            and m.allow_late
+            and not self.in_alias
+            and not rec.extra_lines
+            and self.chance(0.25)
+            and rec.base is None
+        ):
             rec.late = True
             # string annotations: a record may come after the tools that use it
             m.late_blocks.append(block)
@@ -905,7 +1125,9 @@ class Gen:
         """A discriminated union of 2-3 fresh records (implicit or explicit discriminator)."""
         home = self.home_for(m)
         field_name = self.pick(["kind", "action", "op_kind", "type_"])
-        tags = self.rng.sample(["start", "stop", "read", "write", "Alpha", "alpha", "x-y", "go"], self.rng.randint(2, 3))
+        tags = self.rng.sample(
+            ["start", "stop", "read", "write", "Alpha", "alpha", "x-y", "go"], self.rng.randint(2, 3)
+        )
         second = self.chance(0.25)
         tags2 = self.rng.sample(["p1", "p2", "p3", "p4"], len(tags)) if second else []
         members: list[RecSpec] = []
@@ -913,8 +1135,15 @@ class Gen:
             tf = [(field_name, tag)]
             if second:
                 tf.append(("variant", tags2[i]))
-            members.append(self.new_record(home if self.chance(0.7) else home, depth - 1, tag_fields=tf,
-                                           n_fields=self.rng.randint(0, 2)))
+            members.append(
+                self.new_record(
+                    # the draw stays: it keeps every seed's later draws as they were
+                    home if self.chance(0.7) else home,  # noqa: RUF034
+                    depth - 1,
+                    tag_fields=tf,
+                    n_fields=self.rng.randint(0, 2),
+                )
+            )
         if len(candidate_tags(members)) > 1:
             second = True  # random extra fields made another candidate: name the discriminator
         explicit = second or self.chance(0.3)
@@ -939,8 +1168,13 @@ class Gen:
                 f["description"] = description
             return ordered(f)
 
-        return Ty(ref, frag, "union", hashable=all(record_hashable(r) for r in members),
-                  annot=(description, None) if explicit else None)
+        return Ty(
+            ref,
+            frag,
+            "union",
+            hashable=all(record_hashable(r) for r in members),
+            annot=(description, None) if explicit else None,
+        )
 
     # -- the grammar
 
@@ -957,8 +1191,19 @@ class Gen:
             choice = self.pick(["scalar"] * 6 + ["enum", "literal", "json"])
         else:
             table = {
-                "scalar": 20, "enum": 6, "literal": 6, "optional": 10, "array": 9, "set": 4, "map": 5, "json": 3,
-                "annotated": 12, "alias": 4, "record": 12, "union": 5, "literal_union": 2,
+                "scalar": 20,
+                "enum": 6,
+                "literal": 6,
+                "optional": 10,
+                "array": 9,
+                "set": 4,
+                "map": 5,
+                "json": 3,
+                "annotated": 12,
+                "alias": 4,
+                "record": 12,
+                "union": 5,
+                "literal_union": 2,
             }
             if need_hashable:
                 for k in ("map", "json", "union"):
@@ -1005,16 +1250,46 @@ class Gen:
         rng = self.rng
         codes = (code,)
         if code == "OLT002":
-            which = self.pick(["any", "object", "callable", "protocol", "abstract", "bare", "dict_key", "fixed_tuple",
-                               "mixed_literal", "flag", "union", "unhashable", "unhashable_rec", "identity_rec", "deque", "rec_or_str",
-                               "missing", "args", "kwargs", "context_in_list", "json_in_set"])
+            which = self.pick(
+                [
+                    "any",
+                    "object",
+                    "callable",
+                    "protocol",
+                    "abstract",
+                    "bare",
+                    "dict_key",
+                    "fixed_tuple",
+                    "mixed_literal",
+                    "flag",
+                    "union",
+                    "unhashable",
+                    "unhashable_rec",
+                    "identity_rec",
+                    "deque",
+                    "rec_or_str",
+                    "missing",
+                    "args",
+                    "kwargs",
+                    "context_in_list",
+                    "json_in_set",
+                ]
+            )
             if which in ("missing", "args", "kwargs"):
                 return None, which
             src = {
-                "any": "Any", "object": "object", "callable": "Callable[[int], str]", "bare": self.pick(["list", "dict", "set", "typing.List"]),
-                "dict_key": "dict[int, str]", "fixed_tuple": "tuple[int, str]", "mixed_literal": 'Literal["a", 1]',
-                "union": self.pick(["int | str", "Union[int, str]", "str | bytes | None"]), "unhashable": "set[list[int]]",
-                "deque": "collections.deque[int]", "context_in_list": "list[ToolContext]", "json_in_set": "set[JsonObject]",
+                "any": "Any",
+                "object": "object",
+                "callable": "Callable[[int], str]",
+                "bare": self.pick(["list", "dict", "set", "typing.List"]),
+                "dict_key": "dict[int, str]",
+                "fixed_tuple": "tuple[int, str]",
+                "mixed_literal": 'Literal["a", 1]',
+                "union": self.pick(["int | str", "Union[int, str]", "str | bytes | None"]),
+                "unhashable": "set[list[int]]",
+                "deque": "collections.deque[int]",
+                "context_in_list": "list[ToolContext]",
+                "json_in_set": "set[JsonObject]",
             }.get(which)
             if which == "protocol":
                 name = f"Proto{self.uid()}"
@@ -1045,11 +1320,24 @@ class Gen:
             return self.wrap_fault(ty, m), ""
         if code == "OLT005":
             name = f"Plain{self.uid()}"
-            m.blocks.append(self.pick([f"class {name}:\n    x: int", f"class {name}:\n    def __init__(self, x: int) -> None:\n        self.x = x"]))
+            m.blocks.append(
+                self.pick(
+                    [
+                        f"class {name}:\n    x: int",
+                        f"class {name}:\n    def __init__(self, x: int) -> None:\n        self.x = x",
+                    ]
+                )
+            )
             ty = Ty(lambda mm: name, lambda n: {}, "fault", codes=codes)
             if self.chance(0.3):
-                rec = self.new_record(m, 0, kind=self.pick(["dataclass", "namedtuple", "typeddict"]), register=False,
-                                      extra=[FieldSpec("inner", ty)], n_fields=0)
+                rec = self.new_record(
+                    m,
+                    0,
+                    kind=self.pick(["dataclass", "namedtuple", "typeddict"]),
+                    register=False,
+                    extra=[FieldSpec("inner", ty)],
+                    n_fields=0,
+                )
                 ty = Ty(lambda mm: rec.name, lambda n: {}, "fault", codes=codes)
             return self.wrap_fault(ty, m), ""
         if code == "OLT006":
@@ -1083,13 +1371,21 @@ class Gen:
                         tf = [("kind", f"k{i}"), ("mode", f"m{i}")]
                     else:
                         tf = [("kind", f"k{i}")]
-                    recs.append(self.new_record(m, 0, kind=self.pick(["dataclass", "typeddict"]), tag_fields=tf,
-                                                register=False, n_fields=rng.randint(0 if tf else 1, 1)))
+                    recs.append(
+                        self.new_record(
+                            m,
+                            0,
+                            kind=self.pick(["dataclass", "typeddict"]),
+                            tag_fields=tf,
+                            register=False,
+                            n_fields=rng.randint(0 if tf else 1, 1),
+                        )
+                    )
                 if which in ("untagged", "duplicate") and candidate_tags(recs):
                     return self.fault_type(m, code)
                 if which == "nullable_tag":
                     name = f"Loose{self.uid()}"
-                    m.blocks.append(f"@dataclass\nclass {name}:\n    kind: Optional[Literal[\"k9\"]]")
+                    m.blocks.append(f'@dataclass\nclass {name}:\n    kind: Optional[Literal["k9"]]')
                     union = f"{recs[0].name} | {name}"
                 else:
                     union = f"{recs[0].name} | {recs[1].name}"
@@ -1099,18 +1395,29 @@ class Gen:
             ty = Ty(_const(src), _frag({}), "fault", codes=codes)
             return self.wrap_fault(ty, m, containers=("list", "optional")), ""
         if code == "OLT013":
-            src = self.pick([
-                "Annotated[int, Pattern('^a')]", "Annotated[str, Range(1, 5)]", "Annotated[int, MaxLength(3)]",
-                "Annotated[bool, Email()]", "Annotated[int, Url()]", "Annotated[int, Range(10, 1)]",
-                "Annotated[str, MinLength(-1)]", "Annotated[list[int], StringLength(4)]",
-                "Annotated[str, at.Ge(0)]", "Annotated[dict[str, int], MaxLength(2)]",
-                f"Annotated[str, Pattern({self.pick(BAD_PATTERNS)!r})]", "Annotated[float, Length(1, 2)]",
-            ])
+            src = self.pick(
+                [
+                    "Annotated[int, Pattern('^a')]",
+                    "Annotated[str, Range(1, 5)]",
+                    "Annotated[int, MaxLength(3)]",
+                    "Annotated[bool, Email()]",
+                    "Annotated[int, Url()]",
+                    "Annotated[int, Range(10, 1)]",
+                    "Annotated[str, MinLength(-1)]",
+                    "Annotated[list[int], StringLength(4)]",
+                    "Annotated[str, at.Ge(0)]",
+                    "Annotated[dict[str, int], MaxLength(2)]",
+                    f"Annotated[str, Pattern({self.pick(BAD_PATTERNS)!r})]",
+                    "Annotated[float, Length(1, 2)]",
+                ]
+            )
             ty = Ty(_const(src), _frag({}), "fault", codes=codes)
             return self.wrap_fault(ty, m), ""
         raise AssertionError(code)
 
-    def wrap_fault(self, ty: Ty, m: Mod, containers: tuple[str, ...] = ("list", "dict", "optional", "field", "none")) -> Ty:
+    def wrap_fault(
+        self, ty: Ty, m: Mod, containers: tuple[str, ...] = ("list", "dict", "optional", "field", "none")
+    ) -> Ty:
         """Put a faulty type somewhere the walk still reaches it once."""
         how = self.pick(containers)
         inner = ty.ref
@@ -1121,8 +1428,14 @@ class Gen:
         if how == "optional":
             return Ty(lambda mm: f"Optional[{inner(mm)}]", ty.frag, "fault", codes=ty.codes)
         if how == "field":
-            rec = self.new_record(m, 0, kind=self.pick(["dataclass", "typeddict", "namedtuple"]), register=False,
-                                  extra=[FieldSpec("bad", ty)], n_fields=self.rng.randint(0, 1))
+            rec = self.new_record(
+                m,
+                0,
+                kind=self.pick(["dataclass", "typeddict", "namedtuple"]),
+                register=False,
+                extra=[FieldSpec("bad", ty)],
+                n_fields=self.rng.randint(0, 1),
+            )
             return Ty(lambda mm: rec.name, ty.frag, "fault", codes=ty.codes)
         return ty
 
@@ -1219,7 +1532,11 @@ class Gen:
         if kind == "unannotated":
             return None, lambda n: None, is_async
         if kind == "parts":
-            return self.pick(["TextPart", "ToolResult", "list[TextPart]", "Part", "list[Part]"]), lambda n: None, is_async
+            return (
+                self.pick(["TextPart", "ToolResult", "list[TextPart]", "Part", "list[Part]"]),
+                lambda n: None,
+                is_async,
+            )
         if kind == "json":
             return self.pick(["JsonValue", "JsonObject", "JsonArray"]), lambda n: None, is_async
         ty = self.valid(m, 2)
@@ -1257,7 +1574,11 @@ class Gen:
             decorator_args.append('invocation_mode="model_choice"')
         elif self.chance(0.05):
             decorator_args.append('invocation_mode="wait"')
-        for key, val, prob in (("ends_loop", True, 0.1), ("requires_approval", True, 0.1), ("parallel_safe", False, 0.1)):
+        for key, val, prob in (
+            ("ends_loop", True, 0.1),
+            ("requires_approval", True, 0.1),
+            ("parallel_safe", False, 0.1),
+        ):
             if self.chance(prob):
                 opts[key] = val
                 decorator_args.append(f"{key}={val}")
@@ -1273,7 +1594,8 @@ class Gen:
         olt009: str | None = None
         if faulty:
             fault_kind = self.pick(
-                ["param"] * 6 + ["OLT003", "OLT004", "OLT008", "OLT009", "OLT011", "OLT014", "OLT015", "OLT013_jsonname"]
+                ["param"] * 6
+                + ["OLT003", "OLT004", "OLT008", "OLT009", "OLT011", "OLT014", "OLT015", "OLT013_jsonname"]
             )
         # parameters
         params: list[ParamSpec] = []
@@ -1285,7 +1607,10 @@ class Gen:
                 ty = self.annotated(ty, m)
             params.append(ParamSpec(name, None, ty))
         if self.chance(0.25):
-            params.insert(self.rng.randint(0, len(params)), ParamSpec(self.pick(["ctx", "context"]), "ToolContext", kind="context"))
+            params.insert(
+                self.rng.randint(0, len(params)),
+                ParamSpec(self.pick(["ctx", "context"]), "ToolContext", kind="context"),
+            )
         if self.chance(0.15):
             params.insert(self.rng.randint(0, len(params)), ParamSpec("cancel", "CancellationToken", kind="token"))
         if mode == "wait" and self.chance(0.05):
@@ -1319,17 +1644,30 @@ class Gen:
                 decorator_args = [a for a in decorator_args if not a.startswith("invocation_mode=")]
                 decorator_args.append('invocation_mode="model_choice"')
             params = [p for p in params if p.name != "invocationMode"]
-            params.append(ParamSpec("invocationMode", None, self.scalar_of("str"), static=["OLT015"], runtime=["OLT015"]))
+            params.append(
+                ParamSpec("invocationMode", None, self.scalar_of("str"), static=["OLT015"], runtime=["OLT015"])
+            )
         elif fault_kind == "OLT013_jsonname":
-            params.append(ParamSpec(self.pick([p for p in PARAMS if p not in {x.name for x in params}]),
-                                    'Annotated[int, JsonName("renamed")]', None, static=["OLT013"], runtime=["OLT013"]))
+            params.append(
+                ParamSpec(
+                    self.pick([p for p in PARAMS if p not in {x.name for x in params}]),
+                    'Annotated[int, JsonName("renamed")]',
+                    None,
+                    static=["OLT013"],
+                    runtime=["OLT013"],
+                )
+            )
         elif fault_kind == "OLT014":
             params.append(self.unreadable_param(m, {p.name for p in params}))
         elif fault_kind == "OLT004":
             tv = f"T{self.uid()}"
             m.consts.append(f'{tv} = TypeVar("{tv}")')
             used = {p.name for p in params}
-            params.append(ParamSpec(self.pick([p for p in PARAMS if p not in used]), self.pick([tv, f"list[{tv}]", f"Optional[{tv}]"])))
+            params.append(
+                ParamSpec(
+                    self.pick([p for p in PARAMS if p not in used]), self.pick([tv, f"list[{tv}]", f"Optional[{tv}]"])
+                )
+            )
             def_static.append("OLT004")
             def_runtime.append("OLT004")
         elif fault_kind == "OLT008":
@@ -1353,7 +1691,13 @@ class Gen:
         for p in params:
             if p.kind != "normal" or p.ty is None or p.default is not None or p.static:
                 continue
-            if owner is not None and owner.limit is not None and p.ty.shape == "int" and p.ty.writable and self.chance(0.5):
+            if (
+                owner is not None
+                and owner.limit is not None
+                and p.ty.shape == "int"
+                and p.ty.writable
+                and self.chance(0.5)
+            ):
                 p.default = Dflt("LIMIT", "value", owner.limit)
                 continue
             if self.chance(0.4):
@@ -1363,7 +1707,17 @@ class Gen:
                     p.default = self.pick(choices)
         ret_src, ret_frag, is_async = self.returns(m)
         if fault_kind == "OLT003":
-            ret_src = self.pick(["Any", "Callable[[], int]", "int | str", "dict[int, str]", "tuple[int, str]", "object", "set[list[int]]"])
+            ret_src = self.pick(
+                [
+                    "Any",
+                    "Callable[[], int]",
+                    "int | str",
+                    "dict[int, str]",
+                    "tuple[int, str]",
+                    "object",
+                    "set[list[int]]",
+                ]
+            )
             ret_frag = lambda n: None  # noqa: E731
             def_static.append("OLT003")
             def_runtime.append("OLT003")
@@ -1437,8 +1791,18 @@ class Gen:
         runtime_codes = sorted(def_runtime + [c for p in params for c in p.runtime])
         entry = None
         if not runtime_codes:
-            entry = self.entry(m, qualname, explicit_name or derived, explicit_desc if explicit_desc is not None else summary,
-                               ordered_params, naming, mode, ret_frag, opts, timeout)
+            entry = self.entry(
+                m,
+                qualname,
+                explicit_name or derived,
+                explicit_desc if explicit_desc is not None else summary,
+                ordered_params,
+                naming,
+                mode,
+                ret_frag,
+                opts,
+                timeout,
+            )
         exp = ExpectedTool(m.name, qualname, static_codes, runtime_codes, entry)
         if owner is not None:
             owner.blocks.append(block)
@@ -1454,8 +1818,9 @@ class Gen:
         if which == "call":
             fn = f"compute_{self.uid()}"
             m.consts.append(f"def {fn}() -> int:\n    return 3")
-            return ParamSpec(name, None, self.scalar_of("int"), default=Dflt(f"{fn}()", "unreadable", 3),
-                             static=["OLT014"])
+            return ParamSpec(
+                name, None, self.scalar_of("int"), default=Dflt(f"{fn}()", "unreadable", 3), static=["OLT014"]
+            )
         if which == "twice":
             c = f"TWICE_{self.uid()}"
             m.consts.append(f"{c} = 1\n{c} = 2")
@@ -1470,8 +1835,13 @@ class Gen:
             first = e.frag(None)["enum"][0]
             return ParamSpec(name, None, e, default=Dflt(f'{ref}["{first}"]', "unreadable", first), static=["OLT014"])
         if which == "inf":
-            return ParamSpec(name, None, self.scalar_of("float"), default=Dflt('float("inf")', "unreadable", NOT_WRITTEN),
-                             static=["OLT014"])
+            return ParamSpec(
+                name,
+                None,
+                self.scalar_of("float"),
+                default=Dflt('float("inf")', "unreadable", NOT_WRITTEN),
+                static=["OLT014"],
+            )
         fn = f"compute_{self.uid()}"
         m.consts.append(f"def {fn}() -> str:\n    return 'made'")
         f = FieldSpec("made", self.scalar_of("str"), default=Dflt(f"{fn}()", "unreadable", "made"), required=False)
@@ -1552,13 +1922,27 @@ class Gen:
         elif kind == "duplicate":
             a, b = self.tool_name(), self.tool_name()
             shared = f"dup_{self.uid()}"
-            cls.blocks.append(f'    @tool(name="{shared}")\n    def {a[0]}(self, x: int) -> str:\n        raise NotImplementedError')
-            cls.blocks.append(f'    @tool(name="{shared}")\n    def {b[0]}(self, y: str) -> str:  # expect: OLT007\n        raise NotImplementedError')
+            cls.blocks.append(
+                f'    @tool(name="{shared}")\n    def {a[0]}(self, x: int) -> str:\n        raise NotImplementedError'
+            )
+            cls.blocks.append(
+                f'    @tool(name="{shared}")\n    def {b[0]}(self, y: str) -> str:  # expect: OLT007\n        raise NotImplementedError'
+            )
             entry = {
-                "module": m.name, "qualname": f"{name}.{a[0]}", "name": shared, "description": "",
-                "input_schema": {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"],
-                                 "additionalProperties": False},
-                "output_schema": None, "ends_loop": False, "requires_approval": False, "parallel_safe": True,
+                "module": m.name,
+                "qualname": f"{name}.{a[0]}",
+                "name": shared,
+                "description": "",
+                "input_schema": {
+                    "type": "object",
+                    "properties": {"x": {"type": "integer"}},
+                    "required": ["x"],
+                    "additionalProperties": False,
+                },
+                "output_schema": None,
+                "ends_loop": False,
+                "requires_approval": False,
+                "parallel_safe": True,
                 "timeout_seconds": 0,
             }
             cls.expected.append(ExpectedTool(m.name, f"{name}.{a[0]}", [], [], entry))
@@ -1569,11 +1953,15 @@ class Gen:
         else:
             fname, _ = self.tool_name()
             if kind == "property":
-                cls.blocks.append(f"    @tool\n    @property\n    def {fname}(self) -> int:  # expect: OLT001\n        raise NotImplementedError")
+                cls.blocks.append(
+                    f"    @tool\n    @property\n    def {fname}(self) -> int:  # expect: OLT001\n        raise NotImplementedError"
+                )
             else:
                 inner = "staticmethod" if kind == "static_over" else "classmethod"
                 first = "" if inner == "staticmethod" else "cls, "
-                cls.blocks.append(f"    @{inner}\n    @tool\n    def {fname}({first}x: int) -> str:  # expect: OLT001\n        raise NotImplementedError")
+                cls.blocks.append(
+                    f"    @{inner}\n    @tool\n    def {fname}({first}x: int) -> str:  # expect: OLT001\n        raise NotImplementedError"
+                )
             cls.expected.append(ExpectedTool(m.name, f"{name}.{fname}", ["OLT001"], ["OLT001"], None))
         body = "\n\n".join(cls.blocks) if cls.blocks else "    pass"
         m.tools.append(header + "\n" + body)
@@ -1589,24 +1977,42 @@ class Gen:
 
         def entry(qualname: str, param: str, frag: Frag) -> dict[str, Any]:
             return {
-                "module": m.name, "qualname": qualname, "name": shared, "description": "",
-                "input_schema": {"type": "object", "properties": {param: frag}, "required": [param],
-                                 "additionalProperties": False},
-                "output_schema": None, "ends_loop": False, "requires_approval": False, "parallel_safe": True,
+                "module": m.name,
+                "qualname": qualname,
+                "name": shared,
+                "description": "",
+                "input_schema": {
+                    "type": "object",
+                    "properties": {param: frag},
+                    "required": [param],
+                    "additionalProperties": False,
+                },
+                "output_schema": None,
+                "ends_loop": False,
+                "requires_approval": False,
+                "parallel_safe": True,
                 "timeout_seconds": 0,
             }
 
         base_src = f'class {name}:\n    @tool(name="{shared}")\n    def {method}(self, x: int) -> str:\n        raise NotImplementedError'
-        self.expected.append(ExpectedTool(m.name, f"{name}.{method}", [], [], entry(f"{name}.{method}", "x", {"type": "integer"})))
+        self.expected.append(
+            ExpectedTool(m.name, f"{name}.{method}", [], [], entry(f"{name}.{method}", "x", {"type": "integer"}))
+        )
         sub_blocks: list[str] = []
         if self.chance(0.5):
-            sub_blocks.append(f'    @tool(name="{shared}")\n    def {method}(self, x: int) -> str:\n        raise NotImplementedError')
-            self.expected.append(ExpectedTool(m.name, f"{sub}.{method}", [], [], entry(f"{sub}.{method}", "x", {"type": "integer"})))
+            sub_blocks.append(
+                f'    @tool(name="{shared}")\n    def {method}(self, x: int) -> str:\n        raise NotImplementedError'
+            )
+            self.expected.append(
+                ExpectedTool(m.name, f"{sub}.{method}", [], [], entry(f"{sub}.{method}", "x", {"type": "integer"}))
+            )
         if self.chance(0.6) or not sub_blocks:
             other, _ = self.tool_name()
             while other == method:
                 other, _ = self.tool_name()
-            sub_blocks.append(f'    @tool(name="{shared}")\n    def {other}(self, y: str) -> str:  # expect: OLT007\n        raise NotImplementedError')
+            sub_blocks.append(
+                f'    @tool(name="{shared}")\n    def {other}(self, y: str) -> str:  # expect: OLT007\n        raise NotImplementedError'
+            )
             self.expected.append(ExpectedTool(m.name, f"{sub}.{other}", ["OLT007"], ["OLT007"], None))
         m.tools.append(base_src)
         m.tools.append(f"class {sub}({name}):\n" + "\n\n".join(sub_blocks))
@@ -1629,8 +2035,10 @@ class Gen:
 
     def build(self) -> list[GeneratedModule]:
         m = self.tools
-        classes = [self.pick(["plain"] * 6 + ["generic", "duplicate", "inherited", "static_over", "class_over", "property"])
-                   for _ in range(self.rng.choice([0, 0, 1, 1, 2]))]
+        classes = [
+            self.pick(["plain"] * 6 + ["generic", "duplicate", "inherited", "static_over", "class_over", "property"])
+            for _ in range(self.rng.choice([0, 0, 1, 1, 2]))
+        ]
         # a generic class finishes its tools when it is created: every name must exist by then
         m.allow_late = "generic" not in classes
         for _ in range(self.rng.randint(2, 6)):
@@ -1829,7 +2237,11 @@ def generate_pair(seed: int, index: int, fault_rate: float = 0.35) -> list[Gener
 if __name__ == "__main__":  # pragma: no cover - a quick look at one pair
     import sys
 
-    for mod in generate_pair(int(sys.argv[1]) if len(sys.argv) > 1 else 0, int(sys.argv[2]) if len(sys.argv) > 2 else 0):
+    for mod in generate_pair(
+        int(sys.argv[1]) if len(sys.argv) > 1 else 0, int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    ):
         print(f"# ==== {mod.name}.py")
         print(mod.source)
-        print(textwrap.indent("\n".join(f"{t.qualname}: static={t.static} runtime={t.runtime}" for t in mod.tools), "# "))
+        print(
+            textwrap.indent("\n".join(f"{t.qualname}: static={t.static} runtime={t.runtime}" for t in mod.tools), "# ")
+        )

@@ -134,7 +134,9 @@ def _codes(errors: list[Exception]) -> tuple[list[str], list[str]]:
     return sorted(codes), messages
 
 
-def run_runtime(mods: list[GeneratedModule], directory: Path, report: BatchReport) -> dict[tuple[str, str], RuntimeTool]:
+def run_runtime(
+    mods: list[GeneratedModule], directory: Path, report: BatchReport
+) -> dict[tuple[str, str], RuntimeTool]:
     """Import every generated module; the verdict and entry of each tool the generator made."""
     from onellm_runtime.cli import manifest
 
@@ -166,7 +168,9 @@ def run_runtime(mods: list[GeneratedModule], directory: Path, report: BatchRepor
                 try:
                     entry = manifest.entry(mod.name, t.qualname, made.model)
                 except Exception as e:
-                    report.crashes.append(Finding("crash", mod.name, t.qualname, f"entry raised {type(e).__name__}: {e}"))
+                    report.crashes.append(
+                        Finding("crash", mod.name, t.qualname, f"entry raised {type(e).__name__}: {e}")
+                    )
             out[(mod.name, t.qualname)] = RuntimeTool(codes, messages, entry, made)
     return out
 
@@ -213,11 +217,15 @@ def run_static(paths: Sequence[Path], report: BatchReport) -> StaticResult | Non
     trouble = proc.returncode != 0 or "INTERNAL ERROR" in proc.stderr or "Traceback" in proc.stderr
     if trouble:
         tail = "\n".join(proc.stderr.strip().splitlines()[-25:])
-        report.crashes.append(Finding("crash", paths[0].stem, "-", f"mypy with the plugin crashed (exit {proc.returncode}):\n{tail}"))
+        report.crashes.append(
+            Finding("crash", paths[0].stem, "-", f"mypy with the plugin crashed (exit {proc.returncode}):\n{tail}")
+        )
         return None
     data = json.loads(proc.stdout)
     entries = {(e["module"], e["qualname"]): e for e in data["entries"]}
-    diagnostics = [(str(p), int(line), int(col), str(code), str(msg)) for p, line, col, code, msg in data["diagnostics"]]
+    diagnostics = [
+        (str(p), int(line), int(col), str(code), str(msg)) for p, line, col, code, msg in data["diagnostics"]
+    ]
     return StaticResult(entries, diagnostics)
 
 
@@ -250,7 +258,9 @@ def compare(
     for mod in mods:
         if not mod.tools:
             if static is not None and by_path.get(mod.name):
-                report.findings.append(Finding("static-line", mod.name, "-", f"findings in a types module: {by_path[mod.name]}"))
+                report.findings.append(
+                    Finding("static-line", mod.name, "-", f"findings in a types module: {by_path[mod.name]}")
+                )
             continue
         path = directory / f"{mod.name}.py"
         spans = corpus.tool_spans(path)
@@ -261,14 +271,18 @@ def compare(
             for line, code, message in by_path.get(mod.name, []):
                 owner = next((s.qualname for s in spans if s.first <= line <= s.last), None)
                 if owner is None:
-                    report.findings.append(Finding("static-line", mod.name, "-", f"line {line}: {code} outside any tool: {message}"))
+                    report.findings.append(
+                        Finding("static-line", mod.name, "-", f"line {line}: {code} outside any tool: {message}")
+                    )
                     continue
                 static_codes[owner].append(code)
                 static_messages[owner].append(message)
                 want = expect_lines.get(line)
                 if want is None or code not in want.static:
                     report.findings.append(
-                        Finding("static-line", mod.name, owner, f"line {line}: {code} not expected on this line: {message}")
+                        Finding(
+                            "static-line", mod.name, owner, f"line {line}: {code} not expected on this line: {message}"
+                        )
                     )
         for t in mod.tools:
             report.tools += 1
@@ -278,10 +292,19 @@ def compare(
                 continue  # the module crashed (already counted)
             if rt.codes != t.runtime:
                 report.findings.append(
-                    Finding("runtime-codes", mod.name, t.qualname, f"runtime {rt.codes} != contract {t.runtime}: {rt.messages}")
+                    Finding(
+                        "runtime-codes",
+                        mod.name,
+                        t.qualname,
+                        f"runtime {rt.codes} != contract {t.runtime}: {rt.messages}",
+                    )
                 )
             elif t.entry is not None and rt.entry is not None and _dump(rt.entry) != _dump(t.entry):
-                report.findings.append(Finding("oracle-entry", mod.name, t.qualname, "runtime vs contract: " + _entry_diff(rt.entry, t.entry)))
+                report.findings.append(
+                    Finding(
+                        "oracle-entry", mod.name, t.qualname, "runtime vs contract: " + _entry_diff(rt.entry, t.entry)
+                    )
+                )
             if static is None:
                 if not rt.codes and not t.runtime:
                     valid.append((t, rt))
@@ -289,28 +312,46 @@ def compare(
             sc = sorted(static_codes.get(t.qualname, []))
             if sc != t.static:
                 report.findings.append(
-                    Finding("static-codes", mod.name, t.qualname, f"static {sc} != contract {t.static}: {static_messages.get(t.qualname)}")
+                    Finding(
+                        "static-codes",
+                        mod.name,
+                        t.qualname,
+                        f"static {sc} != contract {t.static}: {static_messages.get(t.qualname)}",
+                    )
                 )
             if sc and sc == rt.codes and sorted(static_messages[t.qualname]) != sorted(rt.messages):
                 # both sides print what the shared checker says about the same model: same words
                 report.findings.append(
-                    Finding("message", mod.name, t.qualname, f"static {sorted(static_messages[t.qualname])} != runtime {sorted(rt.messages)}")
+                    Finding(
+                        "message",
+                        mod.name,
+                        t.qualname,
+                        f"static {sorted(static_messages[t.qualname])} != runtime {sorted(rt.messages)}",
+                    )
                 )
             se = static.entries.get(key)
             if not sc and not t.static:
                 if se is None:
-                    report.findings.append(Finding("static-entry", mod.name, t.qualname, "no static entry for a clean tool"))
+                    report.findings.append(
+                        Finding("static-entry", mod.name, t.qualname, "no static entry for a clean tool")
+                    )
                 elif rt.entry is not None and _dump(se) != _dump(rt.entry):
-                    report.findings.append(Finding("static-entry", mod.name, t.qualname, "static vs runtime: " + _entry_diff(se, rt.entry)))
+                    report.findings.append(
+                        Finding("static-entry", mod.name, t.qualname, "static vs runtime: " + _entry_diff(se, rt.entry))
+                    )
             elif se is not None:
-                report.findings.append(Finding("static-entry", mod.name, t.qualname, f"a static entry for a tool with findings {sc}"))
+                report.findings.append(
+                    Finding("static-entry", mod.name, t.qualname, f"a static entry for a tool with findings {sc}")
+                )
             if not rt.codes and not t.runtime:
                 valid.append((t, rt))
         known = {(mod.name, t.qualname) for t in mod.tools}
         if static is not None:
             for key in static.entries:
                 if key[0] == mod.name and key not in known:
-                    report.findings.append(Finding("static-entry", mod.name, key[1], "a static entry for no generated tool"))
+                    report.findings.append(
+                        Finding("static-entry", mod.name, key[1], "a static entry for no generated tool")
+                    )
     return valid
 
 
@@ -420,6 +461,7 @@ class Reference:
 
         for name in ("date-time", "uri"):
             checker.checks(name, raises=base.checkers[name][1])(no_final_newline(name))
+
         def integer(checker: Any, instance: object) -> bool:
             if isinstance(instance, float):
                 return instance.is_integer() and abs(instance) < 1e20
@@ -445,8 +487,12 @@ def _is_email(value: object) -> bool:
     if not isinstance(value, str):
         return True
     local, at, domain = value.partition("@")
-    return bool(at) and bool(local) and bool(domain) and "@" not in domain and not any(
-        ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in value
+    return (
+        bool(at)
+        and bool(local)
+        and bool(domain)
+        and "@" not in domain
+        and not any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in value)
     )
 
 
@@ -506,7 +552,10 @@ def _canonical(value: Any, schema: dict[str, Any]) -> Any:
         props = schema.get("properties")
         if props is None:
             extra = schema.get("additionalProperties", {})
-            return ("map", tuple(sorted((k, _canonical(v, extra if isinstance(extra, dict) else {})) for k, v in value.items())))
+            return (
+                "map",
+                tuple(sorted((k, _canonical(v, extra if isinstance(extra, dict) else {})) for k, v in value.items())),
+            )
         filled = dict(value)
         for k, p in props.items():
             if k not in filled and isinstance(p, dict) and "default" in p:
@@ -533,7 +582,9 @@ def _timedelta(text: str) -> dt.timedelta:
         days = int(d)
     h, mnt, rest = body.split(":")
     sec, _, frac = rest.partition(".")
-    td = dt.timedelta(days=days, hours=int(h), minutes=int(mnt), seconds=int(sec), microseconds=int((frac or "0").ljust(6, "0")))
+    td = dt.timedelta(
+        days=days, hours=int(h), minutes=int(mnt), seconds=int(sec), microseconds=int((frac or "0").ljust(6, "0"))
+    )
     return -td if neg else td
 
 
@@ -585,9 +636,24 @@ def mutate(doc: Any, rnd: random.Random) -> Any:
     if how == "number" and isinstance(target, (int, float)) and not isinstance(target, bool):
         as_float = float(target) if abs(target) < 1e300 else 1e300
         changed = rnd.choice([target + 1, target - 1, target * 1000 + 7, as_float + 0.5, -target - 1, as_float])
-        return put(changed if not isinstance(changed, float) or math.isfinite(changed) else 1e308)  # JSON has no Infinity
+        return put(
+            changed if not isinstance(changed, float) or math.isfinite(changed) else 1e308
+        )  # JSON has no Infinity
     if how == "string" and isinstance(target, str):
-        return put(rnd.choice([target.upper(), target.lower(), target + " ", "", target + "\n", target[:-1], target * 3, "\u0663" + target]))
+        return put(
+            rnd.choice(
+                [
+                    target.upper(),
+                    target.lower(),
+                    target + " ",
+                    "",
+                    target + "\n",
+                    target[:-1],
+                    target * 3,
+                    "\u0663" + target,
+                ]
+            )
+        )
     if how == "case" and isinstance(target, str):
         return put(target.swapcase())
     if how == "array" and isinstance(target, list):
@@ -632,7 +698,9 @@ def check_payloads(
         try:
             expected = ref.is_valid(doc)
         except Exception as e:  # the referee's own fault, not the binder's: say so
-            raise RuntimeError(f"the reference validator raised {type(e).__name__}: {e} on {json.dumps(doc)[:300]}") from e
+            raise RuntimeError(
+                f"the reference validator raised {type(e).__name__}: {e} on {json.dumps(doc)[:300]}"
+            ) from e
         for form in ("text", "mapping"):
             counted[0] += 1
             try:
@@ -721,7 +789,9 @@ def run_batch(
             for t, rt in valid:
                 if rt.entry is None or rt.tool is None:
                     continue
-                check_payloads(t.module, t.qualname, _bindable(rt.tool), rt.entry["input_schema"], seed, examples, report)
+                check_payloads(
+                    t.module, t.qualname, _bindable(rt.tool), rt.entry["input_schema"], seed, examples, report
+                )
         report.seconds["payloads"] += time.perf_counter() - t3
     finally:
         for m in mods:
@@ -748,5 +818,7 @@ def run(
     total = BatchReport()
     for lo in range(start, start + modules, batch):
         hi = min(lo + batch, start + modules)
-        total.merge(run_batch(seed, range(lo, hi), workdir / f"b{lo:06d}", static=static, payloads=payloads, examples=examples))
+        total.merge(
+            run_batch(seed, range(lo, hi), workdir / f"b{lo:06d}", static=static, payloads=payloads, examples=examples)
+        )
     return total
