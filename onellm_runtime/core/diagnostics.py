@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import markers, rules
+from .caches import BoundedCache
 from .codes import CODES  # the table lives apart: the mypy plugin loads it alone
 from .model import (
     MAX_RECORD_DEPTH,
@@ -207,8 +208,7 @@ def _walk_fields(node: Record, path: str, w: _Walk) -> None:
 #: walked once instead of once per tool; a record with findings is remembered too, so a chain
 #: of nested records is walked once, not once per way down. Bounded, so a long-lived type
 #: checker that makes new ``Record`` objects cannot grow it without end.
-_CLEAN_RECORDS: dict[int, tuple[Record, bool]] = {}
-_CLEAN_RECORDS_MAX = 4096
+_CLEAN_RECORDS: BoundedCache[int, tuple[Record, bool]] = BoundedCache()
 
 
 def _is_clean_record(record: Record) -> bool:
@@ -223,9 +223,7 @@ def _is_clean_record(record: Record) -> bool:
         _walk_fields(record, "", w)
         _record_default_fields(record, "", w, set())
         clean = not w.found
-    if len(_CLEAN_RECORDS) >= _CLEAN_RECORDS_MAX:
-        _CLEAN_RECORDS.clear()
-    _CLEAN_RECORDS[id(record)] = (record, clean)
+    _CLEAN_RECORDS.put(id(record), (record, clean))
     return clean
 
 
@@ -346,13 +344,11 @@ def _plainly_clean(node: TypeNode) -> bool:
 #: has seen (``Optional[int]``, ``Literal[...]``, an ``Annotated`` alias), so a type that
 #: many tools share is walked once. What a walk finds depends on the type alone (a type
 #: clean under no class type parameters is clean under any). Bounded.
-_CLEAN_TYPES: dict[int, TypeNode] = {}
+_CLEAN_TYPES: BoundedCache[int, TypeNode] = BoundedCache()
 
 
 def _remember_clean(node: TypeNode) -> None:
-    if len(_CLEAN_TYPES) >= _CLEAN_RECORDS_MAX:
-        _CLEAN_TYPES.clear()
-    _CLEAN_TYPES[id(node)] = node
+    _CLEAN_TYPES.put(id(node), node)
 
 
 def _plain_param(p: Param) -> bool:

@@ -41,6 +41,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .caches import BoundedCache
+
 __all__ = ["ParsedDocstring", "field_description", "flatten", "parse_docstring"]
 
 
@@ -269,7 +271,7 @@ def _dedent(body: list[str]) -> list[str]:
 
 #: ``_header_kind`` by the header's text as written (``"Args"``): the same few headers
 #: recur in every docstring, and normalising one costs more than looking it up.
-_HEADER_KINDS: dict[str, str | None] = {}
+_HEADER_KINDS: BoundedCache[str, str | None] = BoundedCache(512)
 
 
 def _header_kind(name: str) -> str | None:
@@ -278,9 +280,7 @@ def _header_kind(name: str) -> str | None:
     except KeyError:
         pass
     kind = _SECTION_KINDS.get(" ".join(name.split()).lower())
-    if len(_HEADER_KINDS) >= 512:  # bounded: most lines ending in ':' are prose, not headers
-        _HEADER_KINDS.clear()
-    _HEADER_KINDS[name] = kind
+    _HEADER_KINDS.put(name, kind)  # bounded: most lines ending in ':' are prose, not headers
     return kind
 
 

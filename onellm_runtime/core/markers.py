@@ -20,6 +20,7 @@ from typing import Literal, cast
 
 from .. import annotations as ann
 from . import rules
+from .caches import BoundedCache
 from .model import (
     Annotated,
     ArrayType,
@@ -338,8 +339,7 @@ def _spec_for_class(cls: type) -> MarkerSpec | None:
 
 
 #: Each metadata class met, with its row (None: not a marker). Bounded.
-_BY_CLASS: dict[type, MarkerSpec | None] = {}
-_BY_CLASS_MAX = 1024
+_BY_CLASS: BoundedCache[type, MarkerSpec | None] = BoundedCache(1024)
 
 
 def read_object(meta: object) -> Marker | None:
@@ -350,9 +350,7 @@ def read_object(meta: object) -> Marker | None:
         spec = _BY_CLASS[cls]
     except KeyError:
         spec = _spec_for_class(cls)
-        if len(_BY_CLASS) >= _BY_CLASS_MAX:
-            _BY_CLASS.clear()
-        _BY_CLASS[cls] = spec
+        _BY_CLASS.put(cls, spec)
     if spec is None:
         return None
     try:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Literal as L
 
 from . import docstrings
+from .caches import BoundedCache
 from .model import (
     MAX_RECORD_DEPTH,
     Annotated,
@@ -184,8 +185,7 @@ def contains_self_reference(node: TypeNode) -> bool:
     return False
 
 
-_DEPTHS: dict[int, tuple[Record, int]] = {}
-_DEPTHS_MAX = 4096
+_DEPTHS: BoundedCache[int, tuple[Record, int]] = BoundedCache()
 
 
 def record_depth(node: TypeNode) -> int:
@@ -204,9 +204,7 @@ def record_depth(node: TypeNode) -> int:
         if known is not None and known[0] is node:
             return known[1]
         depth = 1 + max((record_depth(f.type) for f in node.fields), default=0)
-        if len(_DEPTHS) >= _DEPTHS_MAX:
-            _DEPTHS.clear()
-        _DEPTHS[id(node)] = (node, depth)  # kept, so its id is not reused
+        _DEPTHS.put(id(node), (node, depth))  # kept, so its id is not reused
         return depth
     if isinstance(node, Unsupported) and node.reason == "too_deep":
         return MAX_RECORD_DEPTH + 1

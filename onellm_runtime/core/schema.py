@@ -11,6 +11,7 @@ import marshal
 from typing import Any, cast
 
 from . import rules
+from .caches import BoundedCache
 from .model import (
     Annotated,
     ArrayType,
@@ -210,9 +211,7 @@ def record_schema(record: Record, naming: str | None, tag: tuple[str, str] | Non
         frozen: bytes | None = marshal.dumps(out, 4 if _is_tree(out, set()) else 2)
     except ValueError:  # a value marshal does not take as it is (a bound of a float subclass ...)
         frozen = None
-    if len(_RECORD_SCHEMAS) >= _RECORD_SCHEMAS_MAX:
-        _RECORD_SCHEMAS.clear()
-    _RECORD_SCHEMAS[key] = (record, frozen)
+    _RECORD_SCHEMAS.put(key, (record, frozen))
     return out
 
 
@@ -225,8 +224,7 @@ def record_schema(record: Record, naming: str | None, tag: tuple[str, str] | Non
 #: description met twice), so copies cost no more memory than schemas written anew; it
 #: would share a dict or list met twice too, so a schema holding one (none does today) is
 #: kept as version 2, which shares nothing. Bounded, like the checker's cache of clean records.
-_RECORD_SCHEMAS: dict[tuple[int, str | None], tuple[Record, bytes | None]] = {}
-_RECORD_SCHEMAS_MAX = 4096
+_RECORD_SCHEMAS: BoundedCache[tuple[int, str | None], tuple[Record, bytes | None]] = BoundedCache()
 
 
 def _is_tree(value: object, seen: set[int]) -> bool:

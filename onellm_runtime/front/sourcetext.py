@@ -37,6 +37,8 @@ from typing import Any, ClassVar, cast
 
 import typing_extensions
 
+from ..core.caches import BoundedCache
+
 __all__ = ["Origin", "class_bases"]
 
 _LITERALS: tuple[object, ...] = (typing.Literal, typing_extensions.Literal)
@@ -118,8 +120,7 @@ def _same_members(written: Values, args: Values) -> bool:
 #: Walks by where they were written (the def's code object, or the record class, and the
 #: name; each kept, so its id is not reused): a tool built again from the same ``def`` reads
 #: no source twice. Bounded.
-_WALKS: dict[tuple[int, str], tuple[object, _Walk]] = {}
-_WALKS_MAX = 4096
+_WALKS: BoundedCache[tuple[int, str], tuple[object, _Walk]] = BoundedCache()
 
 
 def _walked(owner: object, name: str) -> _Walk:
@@ -130,9 +131,7 @@ def _walked(owner: object, name: str) -> _Walk:
     if hit is not None and hit[0] is home:
         return hit[1]
     walk = _walk(owner, name)
-    if len(_WALKS) >= _WALKS_MAX:
-        _WALKS.clear()
-    _WALKS[(id(home), name)] = (home, walk)
+    _WALKS.put((id(home), name), (home, walk))
     return walk
 
 

@@ -25,6 +25,7 @@ import typing_extensions
 from ..aliases import CharMarker, JsonMarker, SizedInt
 from ..context import CancellationToken, ToolContext
 from ..core import markers
+from ..core.caches import BoundedCache
 from ..core.forms import (
     FAnnotated,
     FAny,
@@ -244,14 +245,12 @@ def _class_form(tp: type) -> FClass:
         if "<locals>" in fullname:  # one class statement runs again: each class is its own
             fullname = f"{fullname}@{id(tp):x}"
         form = FClass(fullname, module, tp.__name__, tp)
-        if len(_CLASS_FORMS) >= _ANNOTATIONS_MAX:
-            _CLASS_FORMS.clear()
-        _CLASS_FORMS[tp] = form
+        _CLASS_FORMS.put(tp, form)
     return form
 
 
 #: Classes' forms (bounded); each holds its class, so no id is reused while it is kept.
-_CLASS_FORMS: dict[type, FClass] = {}
+_CLASS_FORMS: BoundedCache[type, FClass] = BoundedCache()
 
 
 def _meta(meta: object) -> Meta | None:
@@ -294,7 +293,7 @@ class _Classes:
         node = _ENUMS.get(tp)
         if node is None and issubclass(tp, enum.Enum):  # an enum's members are fixed when its class is made
             members = tuple(m.name for m in tp)
-            node = _ENUMS[tp] = EnumType(tp.__name__, members, issubclass(tp, enum.Flag), origin=tp)
+            node = _ENUMS.put(tp, EnumType(tp.__name__, members, issubclass(tp, enum.Flag), origin=tp))
         return node
 
     def record_kind(self, cls: FClass) -> RecordKind | None:
@@ -321,7 +320,7 @@ class _Classes:
 
     def cache_record(self, cls: FClass, subst: Subst, record: Record, read: object) -> None:
         try:
-            _RECORDS[(cls.handle, tuple(subst.items())) if subst else cls.handle] = record
+            _RECORDS.put((cls.handle, tuple(subst.items())) if subst else cls.handle, record)
         except TypeError:  # unhashable type arguments
             pass
 
@@ -330,8 +329,8 @@ class _Classes:
         return lowering.lower(_Evaluation(self.origins, (cls, name), tp, True).evaluate(tp))
 
 
-_RECORDS: dict[object, Record] = {}
-_ENUMS: dict[type, EnumType] = {}
+_RECORDS: BoundedCache[object, Record] = BoundedCache()
+_ENUMS: BoundedCache[type, EnumType] = BoundedCache()
 
 
 def _is_abstract(tp: type) -> bool:
@@ -512,7 +511,7 @@ def _plain_value(value: object) -> bool:
 
 #: Compiled string annotations by their text, bounded. The code depends on the text alone;
 #: evaluating it, which depends on the namespaces, is done for every function.
-_CODE: dict[str, types.CodeType | None] = {}
+_CODE: BoundedCache[str, types.CodeType | None] = BoundedCache()
 
 
 def _compiled(text: str) -> types.CodeType | None:
@@ -524,16 +523,13 @@ def _compiled(text: str) -> types.CodeType | None:
         code: types.CodeType | None = compile(text, "<annotation>", "eval", dont_inherit=True)
     except SyntaxError:  # get_type_hints words this error its own way
         code = None
-    if len(_CODE) >= _ANNOTATIONS_MAX:
-        _CODE.clear()
-    _CODE[text] = code
-    return code
+    return _CODE.put(text, code)
 
 
 #: Annotation objects found to hold no string, by identity (each kept, so its id cannot be
 #: reused; bounded): the same objects recur across tools (see ``_ANNOTATIONS``), and
 #: walking one again for strings cost more than lowering it from that cache.
-_EVALUATED: dict[int, object] = {}
+_EVALUATED: BoundedCache[int, object] = BoundedCache()
 
 
 def _unevaluated_once(annotation: object) -> bool:
@@ -542,9 +538,7 @@ def _unevaluated_once(annotation: object) -> bool:
         return False
     if _unevaluated(annotation):
         return True
-    if len(_EVALUATED) >= _ANNOTATIONS_MAX:
-        _EVALUATED.clear()
-    _EVALUATED[id(annotation)] = annotation
+    _EVALUATED.put(id(annotation), annotation)
     return False
 
 
@@ -727,9 +721,7 @@ def lower_type(tp: object, site: Site | None = None, root: object = _SAME) -> Ty
     node = lowering.lower(evaluation.evaluate(tp))  # Unresolved propagates: nothing is remembered, it is retried
     if evaluation.contextual or lowering.cut:  # the same object may stand for another order elsewhere
         return node
-    if len(_ANNOTATIONS) >= _ANNOTATIONS_MAX:
-        _ANNOTATIONS.clear()
-    _ANNOTATIONS[id(tp)] = (tp, node)
+    _ANNOTATIONS.put(id(tp), (tp, node))
     return node
 
 
@@ -739,8 +731,7 @@ def lower_type(tp: object, site: Site | None = None, root: object = _SAME) -> Ty
 #: ``Literal["a", "b"]``, ``Annotated[int, ...]``). Lowering a whole annotation depends on
 #: nothing else (no enclosing record, no type arguments), and classes are taken as fixed
 #: once seen, as the record cache takes them. Bounded.
-_ANNOTATIONS: dict[int, tuple[object, TypeNode]] = {}
-_ANNOTATIONS_MAX = 4096
+_ANNOTATIONS: BoundedCache[int, tuple[object, TypeNode]] = BoundedCache()
 
 
 def _context_kind(tp: object) -> ParamKind | None:
@@ -765,16 +756,14 @@ def _returns(tp: object, has_annotation: bool, site: Site | None = None) -> Retu
         found = _CLASS_RETURNS.get(tp)
         if found is None:
             found = _returns_of(tp)  # a class's own fields carry their sites (records)
-            if len(_CLASS_RETURNS) >= _ANNOTATIONS_MAX:
-                _CLASS_RETURNS.clear()
-            _CLASS_RETURNS[tp] = found
+            _CLASS_RETURNS.put(tp, found)
         return found
     return _returns_of(tp, site)
 
 
 #: ``Returns`` per plain class (bounded): nodes are immutable, and most tools return one
 #: of a few classes.
-_CLASS_RETURNS: dict[object, Returns] = {}
+_CLASS_RETURNS: BoundedCache[object, Returns] = BoundedCache()
 
 
 def _returns_of(tp: object, site: Site | None = None) -> Returns:
