@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
+from .frozen import quick_init
 from .model import Marker, TypeNode
 
 __all__ = [
@@ -41,26 +42,31 @@ __all__ = [
 ]
 
 
+@quick_init
 @dataclass(frozen=True)
 class FNone:
     pass
 
 
+@quick_init
 @dataclass(frozen=True)
 class FAny:
     pass
 
 
+@quick_init
 @dataclass(frozen=True)
 class FEllipsis:
     pass
 
 
+@quick_init
 @dataclass(frozen=True)
 class FCallable:
     pass
 
 
+@quick_init
 @dataclass(frozen=True)
 class FClass:
     """A class: ``fullname`` is ``module.qualified_name``; ``name`` its ``__name__`` at runtime."""
@@ -71,6 +77,7 @@ class FClass:
     handle: object = field(compare=False, hash=False, repr=False)
 
 
+@quick_init
 @dataclass(frozen=True)
 class FNewType:
     """A ``NewType``; its supertype is evaluated on demand (``FrontEnd.supertype``)."""
@@ -79,6 +86,7 @@ class FNewType:
     handle: object = field(compare=False, hash=False, repr=False)
 
 
+@quick_init
 @dataclass(frozen=True)
 class FGeneric:
     origin: FClass
@@ -87,6 +95,7 @@ class FGeneric:
     spelled: str = ""
 
 
+@quick_init
 @dataclass(frozen=True)
 class NodeMeta:
     """The metadata of ``Int32``, ``Char`` and the JSON types: fixes the node outright."""
@@ -97,17 +106,20 @@ class NodeMeta:
 Meta = Union[Marker, NodeMeta]
 
 
+@quick_init
 @dataclass(frozen=True)
 class FAnnotated:
     base: Form
     metadata: tuple[Meta, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class FUnion:
     args: tuple[Form, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class LitValue:
     """One ``Literal`` value: its Python type name (for de-duplication), value, and repr."""
@@ -117,17 +129,20 @@ class LitValue:
     text: str
 
 
+@quick_init
 @dataclass(frozen=True)
 class FLiteral:
     values: tuple[LitValue, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class FTypeVar:
     name: str
     fullname: str
 
 
+@quick_init
 @dataclass(frozen=True)
 class FBare:
     """A bare generic alias without a class behind it (``typing.Callable``)."""
@@ -135,6 +150,7 @@ class FBare:
     name: str
 
 
+@quick_init
 @dataclass(frozen=True)
 class FUnresolved:
     name: str
@@ -142,6 +158,7 @@ class FUnresolved:
     syntax: bool = False
 
 
+@quick_init
 @dataclass(frozen=True)
 class FOther:
     name: str

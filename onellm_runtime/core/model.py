@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import ItemsView
-from dataclasses import MISSING, dataclass, field, fields
-from typing import TYPE_CHECKING, Any, TypeVar, Union
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Union
 from typing import Literal as L
 
+from .frozen import quick_init
 from .options import DEFAULT_OPTIONS, ToolOptions
 from .scalars import ScalarKind  # the rows of the Types table, beside their kinds
 
@@ -64,43 +65,7 @@ __all__ = [
 ]
 
 
-_C = TypeVar("_C", bound=type)
-
-
-def _quick(cls: _C) -> _C:
-    """Give a frozen dataclass an ``__init__`` that fills the instance dict directly.
-
-    The ``__init__`` that ``dataclass`` writes for a frozen class calls
-    ``object.__setattr__`` once per field (plain assignment is refused), which makes a
-    node about 2.5x dearer to build than the same stores into ``__dict__``; building one
-    tool makes tens of nodes. A field given its default object is not stored at all: the
-    class attribute ``dataclass`` leaves holds that very object, so reading the field gives
-    the same either way (most of a ``ToolModel``'s fields are defaults). The signature
-    and the defaults are the dataclass's own (type checkers keep reading those); equality,
-    hashing, ``repr``, ``replace`` and copying read fields as attributes, and are untouched.
-    """
-    namespace: dict[str, Any] = {}
-    params: list[str] = []
-    stores: list[str] = []
-    for f in fields(cls):
-        assert f.default_factory is MISSING and f.init and not f.kw_only and f.name not in ("self", "_d")
-        if f.default is MISSING:
-            params.append(f.name)
-            stores.append(f"    _d[{f.name!r}] = {f.name}\n")
-        else:  # the class attribute holds the default: stored only when it is another value
-            assert cls.__dict__.get(f.name, MISSING) is f.default
-            namespace[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
-            stores.append(f"    if {f.name} is not _default_{f.name}:\n        _d[{f.name!r}] = {f.name}\n")
-    source = f"def __init__(self, {', '.join(params)}):\n    _d = self.__dict__\n{''.join(stores)}"
-    exec(source, namespace)  # as dataclass itself makes its methods
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    setattr(cls, "__init__", init)
-    return cls
-
-
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class Scalar:
     """A leaf type. ``minimum``/``maximum`` carry a sized integer's range (``Int32``)."""
@@ -112,7 +77,7 @@ class Scalar:
     alias: str | None = None
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class EnumType:
     """An ``Enum`` subclass: bound and written by member *name*."""
@@ -124,7 +89,7 @@ class EnumType:
     origin: object = field(default=None, compare=False, repr=False)
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class LiteralType:
     """``Literal[...]`` values, in the order written (duplicates removed)."""
@@ -132,7 +97,7 @@ class LiteralType:
     values: tuple[str | int | bool, ...]
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class Nullable:
     """``X | None``."""
@@ -143,7 +108,7 @@ class Nullable:
 ArrayKind = L["list", "tuple", "set", "frozenset"]
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class ArrayType:
     """A homogeneous sequence or set. ``kind`` is the Python container it binds to."""
@@ -156,7 +121,7 @@ class ArrayType:
         return self.kind in ("set", "frozenset")
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class MapType:
     """``dict[str, T]`` and its abstract relatives."""
@@ -164,7 +129,7 @@ class MapType:
     value: TypeNode
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class JsonType:
     """``JsonValue`` (any), ``JsonObject``, ``JsonArray``."""
@@ -175,7 +140,7 @@ class JsonType:
 RecordKind = L["dataclass", "namedtuple", "typeddict"]
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class RecordField:
     """One field of a record, with everything needed to describe and bind it."""
@@ -186,7 +151,7 @@ class RecordField:
     default: Default
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class Record:
     """A dataclass, NamedTuple or TypedDict, with its fields in contract order."""
@@ -202,7 +167,7 @@ class Record:
     origin: object = field(default=None, compare=False, repr=False)
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class UnionType:
     """A union of two or more non-``None`` members, in the order written.
@@ -219,7 +184,7 @@ class UnionType:
 Bound = Union[int, float]
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class Constraints:
     """What markers set, one typed field per schema keyword family (None: not set).
@@ -247,7 +212,7 @@ class Constraints:
         return self.__dict__.items()
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class Marker:
     """One known annotation from ``Annotated[T, ...]``, as read through its row of the
@@ -263,7 +228,7 @@ class Marker:
     constraints: Constraints
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class Annotated:
     """``Annotated[T, ...]`` with the metadata onellm knows, in the order written."""
@@ -299,7 +264,7 @@ UnsupportedReason = L[
 ]
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class Unsupported:
     """A type that has no schema (OLT002), with the reason and the name to print."""
@@ -308,7 +273,7 @@ class Unsupported:
     name: str = ""
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class TypeVarRef:
     """A TypeVar or type parameter (OLT004)."""
@@ -316,7 +281,7 @@ class TypeVarRef:
     name: str
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class NotARecord:
     """A concrete class used where a record is needed, but not a record kind (OLT005)."""
@@ -324,7 +289,7 @@ class NotARecord:
     name: str
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class SelfReference:
     """The point where a record type refers back to one of its enclosing records (OLT006)."""
@@ -350,7 +315,7 @@ TypeNode = Union[
 ]
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class Default:
     """A parameter's or field's default, as far as the schema cares.
@@ -397,7 +362,7 @@ UNREADABLE_DEFAULT = Default("unreadable")
 ParamKind = L["normal", "context", "cancellation", "var_positional", "var_keyword"]
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class Param:
     """One parameter of a tool function (``self``/``cls`` are never included).
@@ -421,7 +386,7 @@ ReturnKind = L[
 ]
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class Returns:
     kind: ReturnKind
@@ -429,7 +394,7 @@ class Returns:
     type: TypeNode | None = None
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class ToolModel:
     """Everything the shared core needs to check a tool and write its schemas."""
@@ -454,7 +419,7 @@ class ToolModel:
     loc: object = field(default=None, compare=False, repr=False)
 
 
-@_quick
+@quick_init
 @dataclass(frozen=True)
 class ClassModel:
     """The tools of one class, for the class-level checks (OLT007)."""
