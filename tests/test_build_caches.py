@@ -288,3 +288,43 @@ def test_function_type_parameters_are_still_seen() -> None:
     with pytest.raises(ToolDefinitionError) as raised:
         Tool.create(namespace["first"])  # type: ignore[arg-type]
     assert raised.value.code == "OLT004"
+
+
+# --- string annotations: a new alias object per function, looked up by equality when plain -----
+
+
+def _with_annotations(**annotations: object) -> Tool[..., object]:
+    """A new function with these annotations, as a string annotation's evaluation gives them."""
+    code = "def g(" + ", ".join(annotations) + ") -> str:\n    return ''\n"
+    scope: dict[str, object] = {}
+    exec(code, scope)
+    g = scope["g"]
+    g.__annotations__ = {**annotations, "return": str}  # type: ignore[attr-defined]
+    return Tool.create(g)  # type: ignore[arg-type]
+
+
+def test_equal_plain_aliases_from_different_functions_lower_alike() -> None:
+    @dataclasses.dataclass
+    class Leg:
+        start: str
+
+    first = _with_annotations(legs=list[Leg], table=dict[str, list[int]])
+    second = _with_annotations(legs=list[Leg], table=dict[str, list[int]])  # new alias objects, equal ones
+    assert first.input_schema == second.input_schema
+    assert first.input_schema["properties"]["legs"]["items"]["properties"] == {"start": {"type": "string"}}
+
+    @dataclasses.dataclass
+    class Leg2:  # another class of another shape: its alias is not equal to the first's
+        end: int
+
+    other = _with_annotations(legs=list[Leg2], table=dict[str, list[int]])
+    assert other.input_schema["properties"]["legs"]["items"]["properties"] == {"end": {"type": "integer"}}
+
+
+def test_an_alias_holding_a_literal_keeps_its_own_order() -> None:
+    from typing import Literal
+
+    ab = _with_annotations(x=list[Literal["a", "b"]])
+    ba = _with_annotations(x=list[Literal["b", "a"]])  # equal to the first by typing's rules
+    assert ab.input_schema["properties"]["x"]["items"]["enum"] == ["a", "b"]
+    assert ba.input_schema["properties"]["x"]["items"]["enum"] == ["b", "a"]

@@ -11,6 +11,7 @@ from onellm_runtime.core.caches import DEFAULT_LIMIT, BoundedCache
 MEMOS = [
     ("onellm_runtime.front.typing_front", "_ANNOTATIONS", DEFAULT_LIMIT),
     ("onellm_runtime.front.typing_front", "_CLASS_FORMS", DEFAULT_LIMIT),
+    ("onellm_runtime.front.typing_front", "_PLAIN_ALIASES", DEFAULT_LIMIT),
     ("onellm_runtime.front.typing_front", "_CLASS_RETURNS", DEFAULT_LIMIT),
     ("onellm_runtime.front.typing_front", "_RECORDS", DEFAULT_LIMIT),
     ("onellm_runtime.front.typing_front", "_ENUMS", DEFAULT_LIMIT),

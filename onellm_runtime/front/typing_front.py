@@ -715,6 +715,11 @@ def lower_type(tp: object, site: Site | None = None, root: object = _SAME) -> Ty
         hit = _ANNOTATIONS.get(id(tp))
         if hit is not None and hit[0] is tp:
             return hit[1]
+    plain = type(tp) is types.GenericAlias and _plain_alias(tp)
+    if plain:
+        known = _PLAIN_ALIASES.get(tp)
+        if known is not None:
+            return known
     classes = _Classes()
     evaluation = _Evaluation(classes.origins, site, tp if root is _SAME else root, False)
     lowering = Lowering(classes)
@@ -722,7 +727,23 @@ def lower_type(tp: object, site: Site | None = None, root: object = _SAME) -> Ty
     if evaluation.contextual or lowering.cut:  # the same object may stand for another order elsewhere
         return node
     _ANNOTATIONS.put(id(tp), (tp, node))
+    if plain:
+        _PLAIN_ALIASES.put(tp, node)
     return node
+
+
+def _plain_alias(tp: Any) -> bool:
+    """A builtin generic alias of plain classes only (``list[Leg]``, ``dict[str, int]``).
+
+    Such an alias is equal to another exactly when it names the same classes (a class is equal
+    only to itself), and nothing in it has an order ``typing`` forgets (no Literal, no union):
+    it may be looked up by equality. A string annotation is a new alias object per function, so
+    the identity memo never serves one.
+    """
+    for arg in tp.__args__:
+        if type(arg) is not type and not (type(arg) is types.GenericAlias and _plain_alias(arg)):
+            return False
+    return True
 
 
 #: Lowered parameter and return annotations, by identity (each is kept here, so its id
@@ -732,6 +753,8 @@ def lower_type(tp: object, site: Site | None = None, root: object = _SAME) -> Ty
 #: nothing else (no enclosing record, no type arguments), and classes are taken as fixed
 #: once seen, as the record cache takes them. Bounded.
 _ANNOTATIONS: BoundedCache[int, tuple[object, TypeNode]] = BoundedCache()
+#: Lowered builtin generic aliases of plain classes, by equality (see ``_plain_alias``). Bounded.
+_PLAIN_ALIASES: BoundedCache[object, TypeNode] = BoundedCache()
 
 
 def _context_kind(tp: object) -> ParamKind | None:
