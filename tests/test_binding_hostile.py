@@ -1,5 +1,5 @@
 """Hostile and malformed documents stay ``ArgumentError``s with short messages: never another
-exception, never a hang (issue 3). Expected texts are written from the contract ("malformed
+exception, never a hang. Expected texts are written from the contract ("malformed
 JSON: ``Arguments are not valid JSON: ...``") and the binder's message table.
 """
 

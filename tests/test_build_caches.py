@@ -1,4 +1,4 @@
-"""What the schema build's shortcuts and caches must never change (issue 7's speed work).
+"""What the schema build's shortcuts and caches must never change.
 
 Each shortcut has a full path beside it (the line-by-line docstring parser, the complete
 check, ``get_type_hints``, writing a record's schema again): these tests pin that the two

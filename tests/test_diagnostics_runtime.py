@@ -1,8 +1,8 @@
 """Every runtime-detectable OLT code, raised as ``ToolDefinitionError`` with its code and exact message.
 
 Each message names the tool, the parameter and the path inside it, and says what to do
-instead (contract, "Diagnostics"; issue 2: "a user should be able to fix the code from the
-message alone"). OLT014 is static only: the runtime writes the default it sees.
+instead (contract, "Diagnostics": a user should be able to fix the code from the
+message alone). OLT014 is static only: the runtime writes the default it sees.
 """
 
 from __future__ import annotations

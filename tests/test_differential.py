@@ -1,5 +1,5 @@
 """Differential: ``bind`` accepts a JSON value exactly when jsonschema's Draft 2020-12 validator,
-with format checking, accepts it against ``tool.input_schema`` (issue 3).
+with format checking, accepts it against ``tool.input_schema``.
 
 For every tool here (one per row of the contract's Types table, and the corpus in
 ``test-data/valid_*.py``), hypothesis draws arguments *near* the tool's schema: mostly the
@@ -16,7 +16,7 @@ the validator's, except for these principled differences, each checked narrowly 
    the binder enforces standard base64 with padding (contract, Types: bytes).
 3. ``format: email``: jsonschema only checks for an ``@``; the binder wants exactly one
    ``@`` between non-empty parts, without white space or control characters (documented in
-   ``onellm_runtime/formats.py``).
+   ``onellm_runtime/core/formats.py``).
 4. ``pattern`` is read as ECMA-262 reads it (contract, Decisions: Binding): ``\\d``, ``\\w``
    are ASCII, ``$`` is the very end, ``.`` stops at every line terminator. jsonschema uses
    Python's ``re``, which differs exactly on non-ASCII and control characters.

@@ -1,4 +1,4 @@
-"""Background invocation (contract: "Invocation mode"; issue 9): jobs the model starts, reads and stops.
+"""Background invocation (contract: "Invocation mode"): jobs the model starts, reads and stops.
 
 Timeouts and retention ages run on a fake clock the test moves by hand; nothing waits for
 real time. Waits on worker threads are bounded (a broken invoker fails instead of

@@ -1,4 +1,4 @@
-"""Generated tool modules and the harness that runs both front ends over them (issue 8).
+"""Generated tool modules and the harness that runs both front ends over them.
 
 ``generator`` writes random but well-formed tool modules from the contract's type grammar,
 each tool with the verdict the contract gives it; ``harness`` imports them (runtime), reads
