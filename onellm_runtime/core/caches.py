@@ -1,8 +1,9 @@
-"""The one kind of memo the package keeps: a dict bounded in size, emptied when full.
+"""The one kind of dict memo the package keeps at module level: bounded in size, emptied when full.
 
-Every module-level memo (lowered annotations, class forms, record schemas, record depths,
+Every module-level dict memo (lowered annotations, class forms, record schemas, record depths,
 marker look-ups, compiled annotation texts, ...) is one of these, so none grows with the
-number of tools, classes or annotations a process has seen. Emptying the whole memo when it
+number of tools, classes or annotations a process has seen. (Memos of one function's results
+use ``functools.lru_cache``; the binder's memo holds its tools by weak reference instead.) Emptying the whole memo when it
 is full (rather than evicting one entry) keeps a hit a plain ``dict`` look-up and costs nothing
 per hit; a miss after a clear recomputes what it needs. A memo keyed by ``id(obj)`` stores the
 object beside its value and checks it on a hit, so a reused id never answers for another object.

@@ -172,7 +172,6 @@ def is_email(text: str) -> bool:
 # RFC 3986, section 3 and appendix A. Character classes are single-character loops, so a
 # long string costs linear time; percent-escapes are checked by a second pattern.
 _UNRESERVED_SUB = r"A-Za-z0-9\-._~!$&'()*+,;="
-_PCHAR = f"[{_UNRESERVED_SUB}:@%]"
 _H16 = r"[0-9A-Fa-f]{1,4}"
 _DEC_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9][0-9]|[0-9])"
 #: RFC 3986's IPv4address: four decimal octets, none with a leading zero.
