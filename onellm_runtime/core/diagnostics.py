@@ -138,7 +138,7 @@ def _check_annotated(node: Annotated, path: str, w: _Walk, json_name_ok: bool) -
         else:
             problem = spec.check(m)
             if problem is not None:
-                w.add("OLT013", path, problem)
+                w.add(spec.code, path, problem)
 
 
 def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> None:

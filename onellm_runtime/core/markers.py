@@ -49,6 +49,9 @@ __all__ = [
     "merged",
     "scalar_constraints",
     "constraints_of",
+    "REFUSED",
+    "NOT_COMPUTED",
+    "refusal",
 ]
 
 
@@ -108,6 +111,8 @@ class MarkerSpec:
     #: Which description wins when one ``Annotated`` sets several (lower wins; equal: the
     #: last written): ``Description`` over ``Doc``.
     description_rank: int = 0
+    #: The code a problem found by ``check`` is reported with.
+    code: Literal["OLT013", "OLT014"] = "OLT013"
     #: Reads the arguments back from an instance: its attributes named as the parameters.
     values_of: Callable[[object], tuple[object, ...]] = field(init=False, repr=False)
 
@@ -118,7 +123,7 @@ class MarkerSpec:
         return f"MarkerSpec({self.static_names[0]!r})"
 
     def __reduce__(self) -> tuple[Callable[[int], MarkerSpec], tuple[int]]:
-        return (_row, (TABLE.index(self),))  # a copy is the row itself: rows compare by identity
+        return (_row, (_ROWS.index(self),))  # a copy is the row itself: rows compare by identity
 
     @property
     def static_names(self) -> tuple[str, ...]:
@@ -315,8 +320,32 @@ TABLE: tuple[MarkerSpec, ...] = (
 )
 
 
+def _refused(message: object) -> Constraints:
+    return NO_CONSTRAINTS
+
+
+def _message(m: Marker) -> str | None:
+    return str(m.values[0])
+
+
+#: Metadata both sides refuse (an object onellm does not read, an argument with no meaning
+#: on the wire): a marker that sets nothing and whose check is its message, so the walk that
+#: judges every marker reports it (OLT013) at its path. Made by ``refusal``, never looked up.
+REFUSED = MarkerSpec("refused", (), (Param("message"),), "any", _refused, _message)
+#: A marker, default or option whose value the static side cannot compute from the source
+#: (OLT014, static only: the runtime has the value).
+NOT_COMPUTED = MarkerSpec("not computed", (), (Param("message"),), "any", _refused, _message, code="OLT014")
+
+_ROWS: tuple[MarkerSpec, ...] = (*TABLE, REFUSED, NOT_COMPUTED)
+
+
+def refusal(message: str, spec: MarkerSpec = REFUSED) -> Marker:
+    """A metadata item reported with ``message`` (the text after ``Parameter 'x': ``)."""
+    return Marker(spec, (message,), NO_CONSTRAINTS)
+
+
 def _row(index: int) -> MarkerSpec:
-    return TABLE[index]
+    return _ROWS[index]
 
 
 _BY_NAME: dict[str, MarkerSpec] = {name: spec for spec in TABLE for name in spec.static_names}
