@@ -11,6 +11,7 @@ Uses ``from __future__ import annotations``: every annotation is a string, resol
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from enum import Enum
 from typing import Annotated
@@ -82,7 +83,7 @@ class MathPlugin:
 
     @tool(description="Take the square root of a number")
     def square_root(self, x: Annotated[float, "A number that is not negative", at.Ge(0)]) -> Annotated[float, "The root"]:
-        return x**0.5
+        return math.sqrt(x)
 
 
 class TimePlugin:
