@@ -1,7 +1,8 @@
 """pydantic-ai habits (``@agent.tool_plain``) that the contract refuses: a keyword given twice
-(``Field`` with an annotated_types marker or an onellm marker), ``Field`` arguments with no wire
-meaning the binder could honour (``multiple_of``, ``title``, ``examples``), models whose written
-form differs from their fields (``alias_generator``, a field serializer).
+(``Field`` with an annotated_types marker or an onellm marker), ``Field`` arguments the binder
+could not honour (``multiple_of``, ``title``, ``examples``), a metadata object onellm does not
+read (``WithJsonSchema``), models whose written form differs from their fields
+(``alias_generator``, a field serializer).
 
 Uses ``from __future__ import annotations``: every annotation is a string, resolved later.
 See ../README.md for the ``# expect:`` convention.
@@ -13,7 +14,7 @@ from decimal import Decimal
 from typing import Annotated
 
 import annotated_types as at
-from pydantic import BaseModel, ConfigDict, Field, field_serializer
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_serializer
 from pydantic.alias_generators import to_camel
 
 from onellm_runtime import MaxLength, Range, tool
@@ -49,6 +50,7 @@ def configure_batch(
     size: Annotated[int, Field(multiple_of=8, description="Rows per batch")],  # expect: OLT013
     label: Annotated[str, Field(title="Label", description="Shown in the report")],  # expect: OLT013
     city: Annotated[str, Field(examples=["Paris"], description="Where the batch runs")],  # expect: OLT013
+    starts: Annotated[str, WithJsonSchema({"type": "string", "format": "date"})],  # expect: OLT013
 ) -> str:
     """Configure a batch job."""
     return ""

@@ -2,8 +2,9 @@
 
 Habits followed: Google-style docstrings (pydantic-ai reads them for descriptions), constraints and
 descriptions in ``Annotated[T, Field(...)]``, ``StringConstraints``, pydantic models as parameters
-and returns (nested, with base classes, aliases and their own validators), ``str`` enums and plain
-enums with string values. Only the decorator is onellm's.
+and returns (nested, with base classes, aliases and their own validators), a union of models with
+``Field(discriminator=...)``, ``str`` enums and plain enums with string values. Only the
+decorator is onellm's.
 
 Uses ``from __future__ import annotations``: every annotation is a string, resolved later.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import datetime
 from decimal import Decimal
 from enum import Enum
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints, model_validator
 
@@ -79,6 +80,16 @@ class DateWindow(BaseModel):
         if self.end < self.start:
             raise ValueError("end is before start")
         return self
+
+
+class CardPayment(BaseModel):
+    kind: Literal["card"]
+    last4: Annotated[str, StringConstraints(pattern=r"^\d{4}$")]
+
+
+class TransferPayment(BaseModel):
+    kind: Literal["transfer"]
+    iban: str
 
 
 class BaseQuery(BaseModel):
@@ -160,3 +171,12 @@ def count_bookings(window: DateWindow) -> int:
 def list_orders(query: OrderQuery) -> list[str]:
     """List a customer's orders, one page at a time."""
     return [query.customer]
+
+
+@tool
+def record_payment(
+    payment: Annotated[CardPayment | TransferPayment, Field(discriminator="kind", description="How it was paid")],
+    amount: Annotated[Decimal, Field(ge=0)],
+) -> str:
+    """Record a payment against an invoice."""
+    return str(amount)
