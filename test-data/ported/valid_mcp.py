@@ -4,7 +4,7 @@ reference servers (time, fetch, memory, filesystem, git, sequential thinking) wr
 Habits followed: pydantic ``Field(...)`` as a parameter's default (with and without a default
 value), descriptions built with f-strings from module constants, constraints as annotated_types
 markers and ``Field`` arguments, ``str`` enums, pydantic models as inputs and as structured outputs,
-constants imported from a settings module, computed ``@tool`` options. Only the decorator is
+constants imported from a settings module, computed ``@tool`` options and enum values. Only the decorator is
 onellm's. Annotations are evaluated eagerly (no ``from __future__ import annotations``).
 """
 
@@ -24,7 +24,7 @@ LIMIT = 1000 * 1000
 
 
 class LogOrder(str, Enum):
-    NEWEST = "newest-first"
+    NEWEST = "newest-" + "first"
     OLDEST = "oldest-first"
 
 
@@ -97,7 +97,7 @@ def search_nodes(
 @tool
 def directory_tree(
     path: str = Field(description="Directory to list"),
-    depth: Annotated[int, at.Ge(1), at.Le(MAX_DEPTH)] = 2,
+    depth: Annotated[int, at.Ge(1), at.Le(MAX_DEPTH)] = MAX_DEPTH // 2,
     exclude: list[str] = Field(default_factory=list, description="Glob patterns to skip"),
 ) -> str:
     """List a directory as a tree."""

@@ -123,3 +123,12 @@ def convert_currency(
 ) -> float:
     """Convert an amount between currencies."""
     return amount
+
+
+@tool
+def rate_hotel(
+    hotel_id: Annotated[str, "The hotel's id"],
+    stars: Annotated[int, "Stars given", at.Interval(gt=0, lt=6)],
+) -> str:
+    """Leave a star rating for a hotel stay."""
+    return f"{stars} stars for {hotel_id}"

@@ -99,7 +99,7 @@ class EmailPlugin(BaseModel):
     def send_email(
         self,
         recipients: Annotated[list[str], "Addresses to send to", at.MinLen(1)],
-        subject: Annotated[str, "The subject"],
+        subject: Annotated[str, "The subject", at.MaxLen(200)],
         body: Annotated[str, "The body"],
     ) -> None:
         return None
