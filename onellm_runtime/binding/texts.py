@@ -73,6 +73,8 @@ def excerpt(value: object) -> str:
             return repr(value)
         return "NaN" if value != value else "a number beyond the float range"
     if isinstance(value, Decimal):
+        if value.is_finite() and value.as_tuple().exponent == 0 and value.adjusted() < 400:
+            return excerpt(int(value))  # written in plain digits: as the int a parsed mapping would hold
         # As the float a parsed mapping would hold, when that float reads back as this number
         # (so both entrances word it alike: 1e-07, not 1E-7); else its own digits.
         if value.adjusted() < 400 and value.is_finite():
