@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING
 
 from mypy.nodes import GDEF, CallExpr, ClassDef, Context, Decorator, MypyFile, SymbolTableNode, Var
 from mypy.options import Options
-from mypy.plugin import AttributeContext, MethodContext, Plugin
-from mypy.types import Instance, Parameters, Type, get_proper_type
+from mypy.plugin import AttributeContext, MethodContext, MethodSigContext, Plugin
+from mypy.types import FunctionLike, Instance, Parameters, Type, get_proper_type
 
 from .codes import ERROR_CODES
 from .decorators import CLASSMETHOD, STATIC, TOOL_CLASS, is_tool_ref, ref_fullname, tool_decorator_index
@@ -174,6 +174,50 @@ class OnellmPlugin(Plugin):
         if fullname == _CREATE:
             return self._on_create
         return None
+
+    def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
+        if fullname == _TOOL_CALL:
+            return self._on_tool_signature
+        return None
+
+    def _on_tool_signature(self, ctx: MethodSigContext) -> FunctionLike:
+        """``@tool("search")``: no overload matches, so mypy runs ``_on_tool`` only while it tries
+        them (their errors discarded); the signature hook comes first, where a report is kept."""
+        try:
+            self._positional_name(ctx)
+        except Exception as e:
+            if os.environ.get("ONELLM_MYPY_DEBUG"):
+                raise
+            try:
+                _note_unchecked(ctx, e)
+            except Exception:
+                pass
+        return ctx.default_signature
+
+    def _positional_name(self, ctx: MethodSigContext) -> None:
+        from .sites import positional_name_tool, positional_str
+
+        call = ctx.context
+        tree = getattr(ctx.api, "tree", None)
+        if not isinstance(call, CallExpr) or not isinstance(tree, MypyFile) or self._modules is None:
+            return
+        if not positional_str(call):
+            return
+        from .mypy_front import Frontend, RecordMemo
+
+        if self._memo is None:
+            self._memo = RecordMemo()
+        fe = Frontend(self._modules, self.sources, self._memo)
+        lowered = positional_name_tool(fe, call, tree, tree.fullname)
+        if lowered is None:
+            return
+
+        def fail(message: str, loc: Context, code: str) -> None:
+            ctx.api.fail(message, loc, code=ERROR_CODES[code])
+
+        lowered.findings = report(fe, lowered, tree.fullname, fail, call)
+        if self.collected is not None:
+            self.collected[id(call)] = (call, [lowered])
 
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
         """The modules a tool's types and metadata were read from, so a change there re-checks it."""
@@ -350,7 +394,7 @@ def _keep_text_of_fileless(sources: SourceCache, file: MypyFile) -> None:
             return
 
 
-def _note_unchecked(ctx: MethodContext, error: Exception) -> None:
+def _note_unchecked(ctx: MethodContext | MethodSigContext, error: Exception) -> None:
     """Say at the tool that it was not checked, and why (a tool is never silently skipped)."""
     from .codes import UNCHECKED
     from .decorators import tool_decorator_index

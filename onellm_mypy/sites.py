@@ -16,6 +16,7 @@ from typing import Any
 from mypy.nodes import (
     ARG_POS,
     FUNC_NO_INFO,
+    Block,
     CallExpr,
     ClassDef,
     Context,
@@ -23,13 +24,15 @@ from mypy.nodes import (
     FuncDef,
     LambdaExpr,
     MemberExpr,
+    MypyFile,
     NameExpr,
     OverloadedFuncDef,
     RefExpr,
+    StrExpr,
     TypeInfo,
     Var,
 )
-from mypy.types import CallableType, Instance, Type, get_proper_type
+from mypy.types import CallableType, Instance, LiteralType, Type, get_proper_type
 
 from onellm_runtime.core import rules
 from onellm_runtime.core.forms import FClass, FGeneric, FNone, Form, FUnion
@@ -400,6 +403,68 @@ def class_tool(fe: Frontend, cdef: ClassDef, module: str) -> LoweredTool | None:
     model = _misapplied(name, options, "class", cdef)
     qualname = cdef.fullname[len(module) + 1 :] if cdef.fullname.startswith(module + ".") else cdef.name
     return _make_lowered(model, module, qualname, _first_line(cdef), cdef, False)
+
+
+#: The attributes of a statement that hold nested statements (a ``Block`` or a list of them).
+_NESTED = ("defs", "body", "else_body", "finally_body", "handlers", "func", "items")
+
+
+def _decorated_by(nodes: list[Any], call: CallExpr) -> Decorator | None:
+    """The decorated definition among ``nodes`` (at any depth) that ``call`` decorates (a call
+    has no parent link, so the statements are searched; this runs only for the faulty call)."""
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Decorator) and any(d is call for d in node.original_decorators):
+            return node
+        for name in _NESTED:
+            inner = getattr(node, name, None)
+            if inner is None:
+                continue
+            for part in inner if isinstance(inner, list) else [inner]:
+                if isinstance(part, Block):
+                    stack.extend(part.body)
+                elif isinstance(part, (Decorator, FuncDef, OverloadedFuncDef, ClassDef)):
+                    stack.append(part)
+    return None
+
+
+def positional_str(call: CallExpr) -> bool:
+    """Whether ``call`` is ``tool(<a string>, ...)``: a string literal, or a name bound to a ``str``."""
+    if not call.args or call.arg_kinds[0] != ARG_POS or not is_tool_ref(call.callee):
+        return False
+    first = call.args[0]
+    if isinstance(first, StrExpr):
+        return True
+    if isinstance(first, RefExpr) and isinstance(first.node, Var) and first.node.type is not None:
+        t = get_proper_type(first.node.type)
+        if isinstance(t, LiteralType):
+            t = t.fallback
+        return isinstance(t, Instance) and t.type.fullname == "builtins.str"
+    return False
+
+
+def positional_name_tool(fe: Frontend, call: CallExpr, tree: MypyFile, module: str) -> LoweredTool | None:
+    """``@tool("search")``, another library's positional name: OLT001 on the ``def``, as the
+    runtime raises it (mypy reports the call itself as ``call-overload``, and calls no other hook)."""
+    dec = _decorated_by(tree.defs, call)
+    if dec is None:
+        return None
+    func = dec.func
+    ms = fe.source(module)
+    if ms is None:
+        raise CannotLower(no_source(module))
+    fn_ast = ms.function(func.line, func.name)
+    decos = dec.original_decorators
+    call_ast: ast.expr | None = None
+    if fn_ast is not None and len(fn_ast.decorator_list) == len(decos):
+        call_ast = fn_ast.decorator_list[next(k for k, d in enumerate(decos) if d is call)]
+    cls = method_info(func)
+    scope = Scope(module, cls, False, cls is not None)
+    options = _read_options(fe, call_ast if isinstance(call_ast, ast.Call) else None, 0, scope)
+    display = options.name if isinstance(options.name, str) else rules.snake_case(func.name)
+    model = _misapplied(display, options, "name", func)
+    return _make_lowered(model, module, _func_qualname(func, module), _first_line(dec), func, False)
 
 
 def _member_function(target: MemberExpr) -> FuncDef | Decorator | None:

@@ -10,6 +10,7 @@ same model on first use. Methods are finished when their class is created
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from types import FunctionType, MappingProxyType
 from typing import (
     TYPE_CHECKING,
@@ -409,6 +410,10 @@ class Tool(Generic[P, R]):
             from .core.diagnostics import Diagnostic
 
             raise ToolDefinitionError([Diagnostic("OLT001", f"Tool '{fn.name}': @tool is applied twice; remove one")])
+        elif isinstance(fn, str):  # @tool("search"): another library's positional name
+            misapplied = "name"
+            if options.name is None:
+                options = replace(options, name=fn)
         elif isinstance(fn, type):
             misapplied = "class"
         elif isinstance(fn, property):
