@@ -181,10 +181,11 @@ class OnellmPlugin(Plugin):
         return None
 
     def _on_tool_signature(self, ctx: MethodSigContext) -> FunctionLike:
-        """``@tool("search")``: no overload matches, so mypy runs ``_on_tool`` only while it tries
-        them (their errors discarded); the signature hook comes first, where a report is kept."""
+        """``@tool("search")`` and ``@tool(args_schema=...)``: no overload takes them, so mypy runs
+        ``_on_tool`` only while it tries each (its errors discarded) and no other hook; this hook
+        comes first, where a report is kept."""
         try:
-            self._positional_name(ctx)
+            self._refused_call(ctx)
         except Exception as e:
             if os.environ.get("ONELLM_MYPY_DEBUG"):
                 raise
@@ -194,30 +195,25 @@ class OnellmPlugin(Plugin):
                 pass
         return ctx.default_signature
 
-    def _positional_name(self, ctx: MethodSigContext) -> None:
-        from .sites import positional_name_tool, positional_str
+    def _refused_call(self, ctx: MethodSigContext) -> None:
+        from .sites import refused_call, refused_call_findings
 
         call = ctx.context
         tree = getattr(ctx.api, "tree", None)
         if not isinstance(call, CallExpr) or not isinstance(tree, MypyFile) or self._modules is None:
             return
-        if not positional_str(call):
+        if not refused_call(call):
             return
         from .mypy_front import Frontend, RecordMemo
 
         if self._memo is None:
             self._memo = RecordMemo()
         fe = Frontend(self._modules, self.sources, self._memo)
-        lowered = positional_name_tool(fe, call, tree, tree.fullname)
-        if lowered is None:
-            return
-
-        def fail(message: str, loc: Context, code: str) -> None:
-            ctx.api.fail(message, loc, code=ERROR_CODES[code])
-
-        lowered.findings = report(fe, lowered, tree.fullname, fail, call)
-        if self.collected is not None:
-            self.collected[id(call)] = (call, [lowered])
+        refused = refused_call_findings(fe, call, tree, tree.fullname)
+        if refused is not None:
+            func, findings = refused
+            for code, message in findings:
+                ctx.api.fail(message, func, code=ERROR_CODES[code])
 
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
         """The modules a tool's types and metadata were read from, so a change there re-checks it."""

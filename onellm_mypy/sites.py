@@ -429,9 +429,9 @@ def _decorated_by(nodes: list[Any], call: CallExpr) -> Decorator | None:
     return None
 
 
-def positional_str(call: CallExpr) -> bool:
-    """Whether ``call`` is ``tool(<a string>, ...)``: a string literal, or a name bound to a ``str``."""
-    if not call.args or call.arg_kinds[0] != ARG_POS or not is_tool_ref(call.callee):
+def _positional_str(call: CallExpr) -> bool:
+    """Whether ``call``'s first argument is a string: a literal, or a name bound to a ``str``."""
+    if not call.args or call.arg_kinds[0] != ARG_POS:
         return False
     first = call.args[0]
     if isinstance(first, StrExpr):
@@ -444,9 +444,22 @@ def positional_str(call: CallExpr) -> bool:
     return False
 
 
-def positional_name_tool(fe: Frontend, call: CallExpr, tree: MypyFile, module: str) -> LoweredTool | None:
-    """``@tool("search")``, another library's positional name: OLT001 on the ``def``, as the
-    runtime raises it (mypy reports the call itself as ``call-overload``, and calls no other hook)."""
+def refused_call(call: CallExpr) -> bool:
+    """Whether ``call`` is a ``tool(...)`` that no overload takes, in a way ``refused_call_findings``
+    words: a name given first (``tool("search")``), or a keyword that is not an option."""
+    if not is_tool_ref(call.callee):
+        return False
+    return _positional_str(call) or any(n is not None and n not in OPTION_NAMES for n in call.arg_names)
+
+
+def refused_call_findings(
+    fe: Frontend, call: CallExpr, tree: MypyFile, module: str
+) -> tuple[FuncDef, list[tuple[str, str]]] | None:
+    """The OLT001 findings of a refused ``@tool(...)`` decorator call, and the ``def`` they go on,
+    as the runtime raises them: ``@tool("search")`` (another library's positional name) first,
+    then each keyword that is not an option (``args_schema=...``); None if no ``def`` has it."""
+    from onellm_runtime.core.diagnostics import check_tool, unknown_options
+
     dec = _decorated_by(tree.defs, call)
     if dec is None:
         return None
@@ -462,9 +475,13 @@ def positional_name_tool(fe: Frontend, call: CallExpr, tree: MypyFile, module: s
     cls = method_info(func)
     scope = Scope(module, cls, False, cls is not None)
     options = _read_options(fe, call_ast if isinstance(call_ast, ast.Call) else None, 0, scope)
-    display = options.name if isinstance(options.name, str) else rules.snake_case(func.name)
-    model = _misapplied(display, options, "name", func)
-    return _make_lowered(model, module, _func_qualname(func, module), _first_line(dec), func, False)
+    name = options.name if isinstance(options.name, str) else rules.snake_case(func.name)
+    found: list[tuple[str, str]] = []
+    if _positional_str(call):
+        found += [(d.code, d.message) for d in check_tool(_misapplied(name, options, "name", func))]
+    unknown = [n for n in call.arg_names if n is not None and n not in OPTION_NAMES]
+    found += unknown_options(name, unknown)
+    return func, found
 
 
 def _member_function(target: MemberExpr) -> FuncDef | Decorator | None:

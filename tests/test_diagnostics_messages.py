@@ -85,27 +85,84 @@ ROWS: list[tuple[str, str, str]] = [
 ]
 
 
+OPTIONS = "name, description, ends_loop, requires_approval, parallel_safe, timeout_seconds, naming, invocation_mode"
+
+#: Another library's decorator options, and misspellings: OLT001 naming each, with what to write.
+ROWS += [
+    (
+        "args_schema",
+        "@tool(args_schema=Point)\ndef f(q: str) -> str: ...",
+        "Tool 'f': @tool has no option 'args_schema'; declare the schema's fields as the function's parameters, "
+        "or take the model as one parameter",
+    ),
+    ("return_direct", "@tool(return_direct=True)\ndef f(q: str) -> str: ...", "Tool 'f': @tool has no option 'return_direct'; write ends_loop=True"),
+    (
+        "name_override",
+        '@tool(name_override="g")\ndef f(q: str) -> str: ...',
+        "Tool 'f': @tool has no option 'name_override'; write name=...",
+    ),
+    (
+        "parse_docstring beside a name",
+        '@tool(name="g", parse_docstring=True)\ndef f(q: str) -> str: ...',
+        "Tool 'g': @tool has no option 'parse_docstring'; remove it: the docstring is always read",
+    ),
+    (
+        "strict_mode",
+        "@tool(strict_mode=False)\ndef f(q: str) -> str: ...",
+        "Tool 'f': @tool has no option 'strict_mode'; remove it: the binder is always strict",
+    ),
+    ("misspelt", '@tool(descripton="d")\ndef f(q: str) -> str: ...', "Tool 'f': @tool has no option 'descripton'; did you mean description?"),
+    ("unknown", '@tool(tags=["a"])\ndef f(q: str) -> str: ...', f"Tool 'f': @tool has no option 'tags'; its options are {OPTIONS}"),
+]
+
+#: More than one finding: each option in the order written, after a positional name.
+MANY: list[tuple[str, str, list[str]]] = [
+    (
+        "two options",
+        "@tool(args_schema=Point, return_direct=True)\ndef f(q: str) -> str: ...",
+        [
+            "Tool 'f': @tool has no option 'args_schema'; declare the schema's fields as the function's "
+            "parameters, or take the model as one parameter",
+            "Tool 'f': @tool has no option 'return_direct'; write ends_loop=True",
+        ],
+    ),
+    (
+        "a positional name and an option",
+        '@tool("search", tags=["a"])\ndef f(q: str) -> str: ...',
+        [
+            "Tool 'search': @tool takes the tool's name as a keyword, not as its first argument; "
+            "write @tool(name='search')",
+            f"Tool 'search': @tool has no option 'tags'; its options are {OPTIONS}",
+        ],
+    ),
+]
+
+
 def _module(body: str) -> str:
     decorated = body if body.startswith(("@", "NAME")) else "@tool\n" + body
     return HEADER + "\n\n" + decorated + "\n"
 
 
-@pytest.mark.parametrize(("body", "message"), [r[1:] for r in ROWS], ids=[r[0] for r in ROWS])
-def test_runtime(body: str, message: str) -> None:
+ALL = [(what, body, [message]) for what, body, message in ROWS] + MANY
+
+
+@pytest.mark.parametrize(("body", "messages"), [r[1:] for r in ALL], ids=[r[0] for r in ALL])
+def test_runtime(body: str, messages: list[str]) -> None:
     namespace: dict[str, object] = {"__name__": "olt_messages"}
     with pytest.raises(ToolDefinitionError) as info:
         exec(compile(_module(body), "olt_messages.py", "exec"), namespace)
         for value in list(namespace.values()):  # a deferred tool reports on first use
             _ = getattr(value, "input_schema", None)
-    assert [d.message for d in info.value.diagnostics] == [message]
+    assert [d.message for d in info.value.diagnostics] == messages
 
 
 def test_static(tmp_path: Path) -> None:
-    """All rows through one mypy build (``onellm check``'s engine): the same words at the def or parameter."""
+    """All rows through one mypy build (``onellm check``'s engine): the same words, on the line of
+    the parameter or of the ``def``."""
     from onellm_mypy.extract import extract
 
     paths = []
-    for i, (_, body, _) in enumerate(ROWS):
+    for i, (_, body, _) in enumerate(ALL):
         path = tmp_path / f"row{i}.py"
         path.write_text(_module(body), encoding="utf-8")
         paths.append(str(path))
@@ -113,7 +170,7 @@ def test_static(tmp_path: Path) -> None:
     by_file: dict[str, list[str]] = {}
     for d in found:
         by_file.setdefault(d.path, []).append(d.message)
-    assert {p: by_file.get(p, []) for p in paths} == {p: [r[2]] for p, r in zip(paths, ROWS)}
+    assert {p: by_file.get(p, []) for p in paths} == {p: r[2] for p, r in zip(paths, ALL)}
 
 
 def test_a_positional_name_is_reported_on_the_def_line(tmp_path: Path) -> None:

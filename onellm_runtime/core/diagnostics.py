@@ -34,6 +34,7 @@ from .model import (
     UnionType,
     Unsupported,
 )
+from .options import OPTION_NAMES
 
 __all__ = ["CODES", "Diagnostic", "check_tool", "check_class", "type_name"]
 
@@ -467,6 +468,35 @@ def _plainly_fine(tool: ToolModel) -> bool:
         if not _plain_param(p):
             return False
     return _plain_return(tool)
+
+
+#: Options other libraries' tool decorators take, and what to write instead (OLT001).
+_FOREIGN_OPTIONS: dict[str, str] = {
+    "args_schema": "declare the schema's fields as the function's parameters, or take the model as one parameter",
+    "return_direct": "write ends_loop=True",
+    "name_override": "write name=...",
+    "description_override": "write description=...",
+    "parse_docstring": "remove it: the docstring is always read",
+    "docstring_style": "remove it: the docstring's style is recognised",
+    "use_docstring_info": "remove it: the docstring is always read",
+    "strict_mode": "remove it: the binder is always strict",
+    "strict": "remove it: the binder is always strict",
+}
+
+
+def unknown_options(tool_name: str, names: list[str]) -> list[tuple[str, str]]:
+    """OLT001 for each ``@tool(...)`` keyword that is not one of its options, in the order written:
+    the replacement for another library's option, a close spelling, or the options there are."""
+    import difflib
+
+    out: list[tuple[str, str]] = []
+    for name in names:
+        fix = _FOREIGN_OPTIONS.get(name)
+        if fix is None:
+            close = difflib.get_close_matches(name, list(OPTION_NAMES), n=1, cutoff=0.75)
+            fix = f"did you mean {close[0]}?" if close else "its options are " + ", ".join(OPTION_NAMES)
+        out.append(("OLT001", f"Tool '{tool_name}': @tool has no option {name!r}; {fix}"))
+    return out
 
 
 def check_tool(tool: ToolModel) -> list[Diagnostic]:
