@@ -298,3 +298,32 @@ def test_one_of_takes_the_other_spellings() -> None:
         'must be one of: celsius, kelvin; got "CELSIUS" (did you mean "celsius"?).'
     )
     assert one_of("x", ["celsius"], True, {}) == 'must be one of: celsius, null; got "x".'
+
+
+class Unit(enum.Enum):
+    CELSIUS = "celsius"
+    KELVIN = "kelvin"
+    K = "kelvin"  # an alias of KELVIN
+
+
+class Clash(enum.Enum):
+    A = "B"
+    B = "x"
+
+
+SPELLINGS: list[tuple[str, type[enum.Enum], bool, dict[str, str]]] = [
+    ("by name", Unit, False, {"celsius": "CELSIUS", "kelvin": "KELVIN", "K": "KELVIN"}),
+    ("by value", Unit, True, {"CELSIUS": "celsius", "KELVIN": "kelvin", "K": "kelvin"}),
+    ("a value that is another member's name is no spelling", Clash, False, {"x": "B"}),
+    ("integer values, by name", Level, False, {"1": "LOW", "3": "HIGH"}),
+]
+
+
+@pytest.mark.parametrize(
+    ("cls", "by_value", "expected"), [r[1:] for r in SPELLINGS], ids=[r[0] for r in SPELLINGS]
+)
+def test_enum_spellings(cls: type[enum.Enum], by_value: bool, expected: dict[str, str]) -> None:
+    """The other spellings an enum's check hands ``one_of``, for either wire form."""
+    from onellm_runtime.binding.checks import enum_spellings
+
+    assert enum_spellings(cls, (lambda m: m.value) if by_value else (lambda m: m.name)) == expected

@@ -388,7 +388,7 @@ def enum_check(node: EnumType, nullable: bool) -> Check:
     cls: Any = node.origin
     table: dict[str, object] = {name: (cls[name] if cls is not None else name) for name in node.members}
     names = node.members
-    spellings = enum_spellings(cls, names)
+    spellings = enum_spellings(cls, lambda member: str(member.name))
 
     def check(v: Any, c: Call) -> Any:
         if type(v) is str:
@@ -402,28 +402,29 @@ def enum_check(node: EnumType, nullable: bool) -> Check:
     return check
 
 
-def enum_spellings(cls: Any, names: tuple[str, ...]) -> dict[str, str]:
-    """What a model may send for a member instead of its name, for the did-you-mean: its value
-    (a string, or an integer's digits) and an alias's name. A spelling two members share is left out."""
+def enum_spellings(cls: Any, wire_of: Callable[[Any], str]) -> dict[str, str]:
+    """What a model may send for a member instead of its wire form ``wire_of(member)``, for the
+    did-you-mean: its name, an alias's name, and its value (a string, or an integer's digits).
+    A spelling two members share, or that is some member's wire form, is left out."""
     if cls is None:
         return {}
+    wires = {wire_of(m) for m in cls}
     out: dict[str, str] = {}
     shared: set[str] = set()
     for alias, member in cls.__members__.items():
-        if member.name not in names:
-            continue
+        wire = wire_of(member)
         value = member.value
-        others = [alias] if alias != member.name else []
+        others = [alias, member.name]
         if type(value) is str or (type(value) is int and value.bit_length() <= 128):
             others.append(str(value))
         for spelling in others:
-            if spelling in names or spelling in shared:
+            if spelling in wires or spelling in shared:
                 continue
-            if out.get(spelling, member.name) != member.name:
+            if out.get(spelling, wire) != wire:
                 shared.add(spelling)
                 del out[spelling]
             else:
-                out[spelling] = member.name
+                out[spelling] = wire
     return out
 
 
