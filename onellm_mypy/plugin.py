@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING
 
 from mypy.nodes import GDEF, CallExpr, ClassDef, Context, Decorator, MypyFile, SymbolTableNode, Var
 from mypy.options import Options
-from mypy.plugin import AttributeContext, MethodContext, Plugin
-from mypy.types import Instance, Parameters, Type, get_proper_type
+from mypy.plugin import AttributeContext, MethodContext, MethodSigContext, Plugin
+from mypy.types import FunctionLike, Instance, Parameters, Type, get_proper_type
 
 from .codes import ERROR_CODES
 from .decorators import CLASSMETHOD, STATIC, TOOL_CLASS, is_tool_ref, ref_fullname, tool_decorator_index
@@ -174,6 +174,46 @@ class OnellmPlugin(Plugin):
         if fullname == _CREATE:
             return self._on_create
         return None
+
+    def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
+        if fullname == _TOOL_CALL:
+            return self._on_tool_signature
+        return None
+
+    def _on_tool_signature(self, ctx: MethodSigContext) -> FunctionLike:
+        """``@tool("search")`` and ``@tool(args_schema=...)``: no overload takes them, so mypy runs
+        ``_on_tool`` only while it tries each (its errors discarded) and no other hook; this hook
+        comes first, where a report is kept."""
+        try:
+            self._refused_call(ctx)
+        except Exception as e:
+            if os.environ.get("ONELLM_MYPY_DEBUG"):
+                raise
+            try:
+                _note_unchecked(ctx, e)
+            except Exception:
+                pass
+        return ctx.default_signature
+
+    def _refused_call(self, ctx: MethodSigContext) -> None:
+        from .sites import refused_call, refused_call_findings
+
+        call = ctx.context
+        tree = getattr(ctx.api, "tree", None)
+        if not isinstance(call, CallExpr) or not isinstance(tree, MypyFile) or self._modules is None:
+            return
+        if not refused_call(call):
+            return
+        from .mypy_front import Frontend, RecordMemo
+
+        if self._memo is None:
+            self._memo = RecordMemo()
+        fe = Frontend(self._modules, self.sources, self._memo)
+        refused = refused_call_findings(fe, call, tree, tree.fullname)
+        if refused is not None:
+            func, findings = refused
+            for code, message in findings:
+                ctx.api.fail(message, func, code=ERROR_CODES[code])
 
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
         """The modules a tool's types and metadata were read from, so a change there re-checks it."""
@@ -350,7 +390,7 @@ def _keep_text_of_fileless(sources: SourceCache, file: MypyFile) -> None:
             return
 
 
-def _note_unchecked(ctx: MethodContext, error: Exception) -> None:
+def _note_unchecked(ctx: MethodContext | MethodSigContext, error: Exception) -> None:
     """Say at the tool that it was not checked, and why (a tool is never silently skipped)."""
     from .codes import UNCHECKED
     from .decorators import tool_decorator_index

@@ -16,6 +16,7 @@ from typing import Any
 from mypy.nodes import (
     ARG_POS,
     FUNC_NO_INFO,
+    Block,
     CallExpr,
     ClassDef,
     Context,
@@ -23,13 +24,15 @@ from mypy.nodes import (
     FuncDef,
     LambdaExpr,
     MemberExpr,
+    MypyFile,
     NameExpr,
     OverloadedFuncDef,
     RefExpr,
+    StrExpr,
     TypeInfo,
     Var,
 )
-from mypy.types import CallableType, Instance, Type, get_proper_type
+from mypy.types import CallableType, Instance, LiteralType, Type, get_proper_type
 
 from onellm_runtime.core import rules
 from onellm_runtime.core.forms import FClass, FGeneric, FNone, Form, FUnion
@@ -400,6 +403,85 @@ def class_tool(fe: Frontend, cdef: ClassDef, module: str) -> LoweredTool | None:
     model = _misapplied(name, options, "class", cdef)
     qualname = cdef.fullname[len(module) + 1 :] if cdef.fullname.startswith(module + ".") else cdef.name
     return _make_lowered(model, module, qualname, _first_line(cdef), cdef, False)
+
+
+#: The attributes of a statement that hold nested statements (a ``Block`` or a list of them).
+_NESTED = ("defs", "body", "else_body", "finally_body", "handlers", "func", "items")
+
+
+def _decorated_by(nodes: list[Any], call: CallExpr) -> Decorator | None:
+    """The decorated definition among ``nodes`` (at any depth) that ``call`` decorates (a call
+    has no parent link, so the statements are searched; this runs only for the faulty call)."""
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Decorator) and any(d is call for d in node.original_decorators):
+            return node
+        for name in _NESTED:
+            inner = getattr(node, name, None)
+            if inner is None:
+                continue
+            for part in inner if isinstance(inner, list) else [inner]:
+                if isinstance(part, Block):
+                    stack.extend(part.body)
+                elif isinstance(part, (Decorator, FuncDef, OverloadedFuncDef, ClassDef)):
+                    stack.append(part)
+    return None
+
+
+def _positional_str(call: CallExpr) -> bool:
+    """Whether ``call``'s first argument is a string: a literal, or a name bound to a ``str``."""
+    if not call.args or call.arg_kinds[0] != ARG_POS:
+        return False
+    first = call.args[0]
+    if isinstance(first, StrExpr):
+        return True
+    if isinstance(first, RefExpr) and isinstance(first.node, Var) and first.node.type is not None:
+        t = get_proper_type(first.node.type)
+        if isinstance(t, LiteralType):
+            t = t.fallback
+        return isinstance(t, Instance) and t.type.fullname == "builtins.str"
+    return False
+
+
+def refused_call(call: CallExpr) -> bool:
+    """Whether ``call`` is a ``tool(...)`` that no overload takes, in a way ``refused_call_findings``
+    words: a name given first (``tool("search")``), or a keyword that is not an option."""
+    if not is_tool_ref(call.callee):
+        return False
+    return _positional_str(call) or any(n is not None and n not in OPTION_NAMES for n in call.arg_names)
+
+
+def refused_call_findings(
+    fe: Frontend, call: CallExpr, tree: MypyFile, module: str
+) -> tuple[FuncDef, list[tuple[str, str]]] | None:
+    """The OLT001 findings of a refused ``@tool(...)`` decorator call, and the ``def`` they go on,
+    as the runtime raises them: ``@tool("search")`` (another library's positional name) first,
+    then each keyword that is not an option (``args_schema=...``); None if no ``def`` has it."""
+    from onellm_runtime.core.diagnostics import check_tool, unknown_options
+
+    dec = _decorated_by(tree.defs, call)
+    if dec is None:
+        return None
+    func = dec.func
+    ms = fe.source(module)
+    if ms is None:
+        raise CannotLower(no_source(module))
+    fn_ast = ms.function(func.line, func.name)
+    decos = dec.original_decorators
+    call_ast: ast.expr | None = None
+    if fn_ast is not None and len(fn_ast.decorator_list) == len(decos):
+        call_ast = fn_ast.decorator_list[next(k for k, d in enumerate(decos) if d is call)]
+    cls = method_info(func)
+    scope = Scope(module, cls, False, cls is not None)
+    options = _read_options(fe, call_ast if isinstance(call_ast, ast.Call) else None, 0, scope)
+    name = options.name if isinstance(options.name, str) else rules.snake_case(func.name)
+    found: list[tuple[str, str]] = []
+    if _positional_str(call):
+        found += [(d.code, d.message) for d in check_tool(_misapplied(name, options, "name", func))]
+    unknown = [n for n in call.arg_names if n is not None and n not in OPTION_NAMES]
+    found += unknown_options(name, unknown)
+    return func, found
 
 
 def _member_function(target: MemberExpr) -> FuncDef | Decorator | None:

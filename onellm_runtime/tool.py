@@ -10,12 +10,14 @@ same model on first use. Methods are finished when their class is created
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from types import FunctionType, MappingProxyType
 from typing import (
     TYPE_CHECKING,
     Any,
     Concatenate,
     Generic,
+    NoReturn,
     TypeVar,
     cast,
     overload,
@@ -409,6 +411,10 @@ class Tool(Generic[P, R]):
             from .core.diagnostics import Diagnostic
 
             raise ToolDefinitionError([Diagnostic("OLT001", f"Tool '{fn.name}': @tool is applied twice; remove one")])
+        elif isinstance(fn, str):  # @tool("search"): another library's positional name
+            misapplied = "name"
+            if options.name is None:
+                options = replace(options, name=fn)
         elif isinstance(fn, type):
             misapplied = "class"
         elif isinstance(fn, property):
@@ -559,12 +565,37 @@ class _ToolDecorator:
     def __call__(self, fn: Callable[..., Any] | None = None, /, **given: Any) -> Any:
         if given:
             unknown = [k for k in given if k not in OPTION_NAMES]
-            if unknown:  # as Python words it for the overloads' own signature
-                raise TypeError(f"tool() got an unexpected keyword argument {unknown[0]!r}")
+            if unknown:  # another library's options (args_schema=...), or a misspelling: OLT001 at the def
+                known = {k: v for k, v in given.items() if k in OPTION_NAMES}
+                if fn is None:
+
+                    def refuse(f: object, /) -> NoReturn:
+                        _refuse_options(f, unknown, known)
+
+                    return refuse
+                _refuse_options(fn, unknown, known)
         options = given_options(**given) if given else DEFAULT_OPTIONS
         if fn is not None:
             return Tool._from(fn, options)  # pyright: ignore[reportPrivateUsage]
         return _ToolFactory(options)
+
+
+def _refuse_options(fn: object, unknown: list[str], known: dict[str, Any]) -> NoReturn:
+    """``@tool(args_schema=...)``: OLT001 for each option ``tool`` does not take, naming the tool
+    (after the positional name's OLT001, for ``@tool("search", args_schema=...)``)."""
+    from .core.diagnostics import Diagnostic, check_tool, unknown_options
+    from .core.model import Returns, ToolModel
+    from .core.rules import snake_case
+
+    name = known.get("name")
+    if not isinstance(name, str):
+        name = fn if isinstance(fn, str) else snake_case(getattr(fn, "__name__", type(fn).__name__))
+    found: list[Diagnostic] = []
+    if isinstance(fn, str):
+        options = ToolOptions(name=name)
+        found += check_tool(ToolModel(name, None, (), Returns("none"), options=options, misapplied_to="name"))
+    found += [Diagnostic(code, text) for code, text in unknown_options(name, unknown)]
+    raise ToolDefinitionError(found)
 
 
 tool: _ToolDecorator = _ToolDecorator()

@@ -101,6 +101,11 @@ class Mode(enum.Enum):
     Everything = "f"  # an alias: not a member name on the wire
 
 
+class Priority(enum.Enum):
+    LOW = 1
+    HIGH = 3
+
+
 UserId = NewType("UserId", int)
 UTC = dt.timezone.utc
 
@@ -265,7 +270,9 @@ def test_accepted(tp: object, text: str, expected: object) -> None:
 
 def test_enum_member_identity_and_alias_refused() -> None:
     assert bound_x(Mode, '"Files"') is Mode.Files
-    assert refused(Mode, '"Everything"') == ("Argument 'x' must be one of: Files, Content, Count; got \"Everything\".")
+    assert refused(Mode, '"Everything"') == (
+        'Argument \'x\' must be one of: Files, Content, Count; got "Everything" (did you mean "Files"?).'
+    )
 
 
 def test_decimal_reads_text_exactly_from_raw_json() -> None:
@@ -293,12 +300,12 @@ def test_integer_text_beyond_float_precision_is_exact_from_raw_json() -> None:
 
 REFUSED: list[tuple[str, object, str, str]] = [
     # bool: true and false only
-    ("bool from 1", bool, "1", "Argument 'x' must be a boolean, got integer."),
-    ("bool from string", bool, '"true"', "Argument 'x' must be a boolean, got string."),
+    ("bool from 1", bool, "1", "Argument 'x' must be a boolean, got integer 1."),
+    ("bool from string", bool, '"true"', 'Argument \'x\' must be a boolean, got string "true".'),
     ("bool from null", bool, "null", "Argument 'x' must be a boolean, got null."),
     # int: never a boolean, no fraction
-    ("int from true", int, "true", "Argument 'x' must be an integer, got boolean."),
-    ("int from string", int, '"5"', "Argument 'x' must be an integer, got string."),
+    ("int from true", int, "true", "Argument 'x' must be an integer, got boolean true."),
+    ("int from string", int, '"5"', 'Argument \'x\' must be an integer, got string "5".'),
     ("int with a fraction", int, "2.5", "Argument 'x' must be an integer, got 2.5."),
     ("int from array", int, "[1]", "Argument 'x' must be an integer, got array."),
     ("int from object", int, '{"a": 1}', "Argument 'x' must be an integer, got object."),
@@ -317,12 +324,12 @@ REFUSED: list[tuple[str, object, str, str]] = [
     ("Range max only", Annotated[float, Range(None, 1.5)], "1.75", "Argument 'x' must be at most 1.5, got 1.75."),
     ("Range on Decimal", Annotated[Decimal, Range(0, 1)], "1.5", "Argument 'x' must be between 0 and 1, got 1.5."),
     # float
-    ("float from true", float, "false", "Argument 'x' must be a number, got boolean."),
-    ("float from string", float, '"1.5"', "Argument 'x' must be a number, got string."),
-    ("Decimal from true", Decimal, "true", "Argument 'x' must be a number, got boolean."),
-    ("Decimal from string", Decimal, '"1.5"', "Argument 'x' must be a number, got string."),
+    ("float from true", float, "false", "Argument 'x' must be a number, got boolean false."),
+    ("float from string", float, '"1.5"', 'Argument \'x\' must be a number, got string "1.5".'),
+    ("Decimal from true", Decimal, "true", "Argument 'x' must be a number, got boolean true."),
+    ("Decimal from string", Decimal, '"1.5"', 'Argument \'x\' must be a number, got string "1.5".'),
     # strings
-    ("str from number", str, "1", "Argument 'x' must be a string, got integer."),
+    ("str from number", str, "1", "Argument 'x' must be a string, got integer 1."),
     ("str from null", str, "null", "Argument 'x' must be a string, got null."),
     ("Char two", Char, '"ab"', "Argument 'x' must be exactly 1 character long, got 2."),
     ("Char empty", Char, '""', "Argument 'x' must be exactly 1 character long, got 0."),
@@ -344,7 +351,7 @@ REFUSED: list[tuple[str, object, str, str]] = [
         '"urn:uuid:12345678-9abc-def0-1234-56789abcdef0"',
         "Argument 'x' must be a UUID in the 8-4-4-4-12 hex form, got \"urn:uuid:12345678-9abc-def0-1234-56789ab...\".",
     ),
-    ("uuid from number", uuid.UUID, "1", "Argument 'x' must be a string, got integer."),
+    ("uuid from number", uuid.UUID, "1", "Argument 'x' must be a string, got integer 1."),
     (
         "ipv4 leading zero",
         ipaddress.IPv4Address,
@@ -405,7 +412,7 @@ REFUSED: list[tuple[str, object, str, str]] = [
         '"::ffff:192.0.2.01"',
         "Argument 'x' must be an IPv6 address in an RFC 4291 text form without a zone index, like 2001:db8::1, got \"::ffff:192.0.2.01\".",
     ),
-    ("ipv4 from number", ipaddress.IPv4Address, "3221225985", "Argument 'x' must be a string, got integer."),
+    ("ipv4 from number", ipaddress.IPv4Address, "3221225985", "Argument 'x' must be a string, got integer 3221225985."),
     (
         "datetime without offset",
         dt.datetime,
@@ -519,7 +526,7 @@ REFUSED: list[tuple[str, object, str, str]] = [
         "Argument 'x' must be standard base64 with padding, got \"aGVs bG8=\".",
     ),
     ("base64 url alphabet", bytes, '"-_-_"', "Argument 'x' must be standard base64 with padding, got \"-_-_\"."),
-    ("base64 from number", bytes, "5", "Argument 'x' must be a string, got integer."),
+    ("base64 from number", bytes, "5", "Argument 'x' must be a string, got integer 5."),
     # Enum: exact member name, never a value or a number
     (
         "enum wrong case",
@@ -527,8 +534,30 @@ REFUSED: list[tuple[str, object, str, str]] = [
         '"content"',
         'Argument \'x\' must be one of: Files, Content, Count; got "content" (did you mean "Content"?).',
     ),
-    ("enum value", Mode, '"c"', "Argument 'x' must be one of: Files, Content, Count; got \"c\"."),
+    (
+        "enum value for its name",
+        Mode,
+        '"c"',
+        'Argument \'x\' must be one of: Files, Content, Count; got "c" (did you mean "Content"?).',
+    ),
+    (
+        "enum value for its name, other case",
+        Mode,
+        '"N"',
+        'Argument \'x\' must be one of: Files, Content, Count; got "N" (did you mean "Count"?).',
+    ),
+    (
+        "enum alias name",
+        Mode,
+        '"everything"',
+        'Argument \'x\' must be one of: Files, Content, Count; got "everything" (did you mean "Files"?).',
+    ),
+    ("enum unrelated string", Mode, '"q"', "Argument 'x' must be one of: Files, Content, Count; got \"q\"."),
     ("enum number", Mode, "1", "Argument 'x' must be one of: Files, Content, Count; got 1."),
+    ("int enum value", Priority, "3", 'Argument \'x\' must be one of: LOW, HIGH; got 3 (did you mean "HIGH"?).'),
+    ("int enum value as text", Priority, '"1"', 'Argument \'x\' must be one of: LOW, HIGH; got "1" (did you mean "LOW"?).'),
+    ("int enum other number", Priority, "2", "Argument 'x' must be one of: LOW, HIGH; got 2."),
+    ("int enum true", Priority, "true", "Argument 'x' must be one of: LOW, HIGH; got true."),
     ("enum null", Mode, "null", "Argument 'x' must be one of: Files, Content, Count; got null."),
     (
         "enum typo",
@@ -551,12 +580,12 @@ REFUSED: list[tuple[str, object, str, str]] = [
     ("Literal bool", Literal[True], "false", "Argument 'x' must be one of: true; got false."),
     ("Literal bool from 1", Literal[True], "1", "Argument 'x' must be one of: true; got 1."),
     # X | None
-    ("Optional wrong kind", Optional[int], '"a"', "Argument 'x' must be an integer or null, got string."),
+    ("Optional wrong kind", Optional[int], '"a"', 'Argument \'x\' must be an integer or null, got string "a".'),
     ("Optional list wrong kind", Optional[list[int]], "{}", "Argument 'x' must be an array or null, got object."),
     # collections
     ("list from object", list[int], '{"a": 1}', "Argument 'x' must be an array, got object."),
-    ("list item", list[int], '[1, 2, "3"]', "Argument 'x[2]' must be an integer, got string."),
-    ("long list item", list[int], json.dumps([*range(20), True]), "Argument 'x[20]' must be an integer, got boolean."),
+    ("list item", list[int], '[1, 2, "3"]', 'Argument \'x[2]\' must be an integer, got string "3".'),
+    ("long list item", list[int], json.dumps([*range(20), True]), "Argument 'x[20]' must be an integer, got boolean true."),
     (
         "long float list item",
         list[float],
@@ -585,9 +614,9 @@ REFUSED: list[tuple[str, object, str, str]] = [
         "Argument 'x[1]' repeats x[0]; the items must be unique.",
     ),
     ("dict from array", dict[str, int], "[1]", "Argument 'x' must be an object, got array."),
-    ("dict value", dict[str, str], '{"CI": 1}', "Argument 'x.CI' must be a string, got integer."),
-    ("dict value odd key", dict[str, str], '{"a.b": 1}', "Argument 'x[\"a.b\"]' must be a string, got integer."),
-    ("dict value digit key", dict[str, str], '{"1": 1}', "Argument 'x[\"1\"]' must be a string, got integer."),
+    ("dict value", dict[str, str], '{"CI": 1}', "Argument 'x.CI' must be a string, got integer 1."),
+    ("dict value odd key", dict[str, str], '{"a.b": 1}', "Argument 'x[\"a.b\"]' must be a string, got integer 1."),
+    ("dict value digit key", dict[str, str], '{"1": 1}', "Argument 'x[\"1\"]' must be a string, got integer 1."),
     ("JsonObject from array", JsonObject, "[]", "Argument 'x' must be an object, got array."),
     ("JsonArray from object", JsonArray, "{}", "Argument 'x' must be an array, got object."),
     ("JsonObject null", JsonObject, "null", "Argument 'x' must be an object, got null."),
@@ -734,7 +763,7 @@ def test_optional_parameter_omitted_is_absent() -> None:
 
 def test_optional_without_default_is_required_and_accepts_null() -> None:
     t = one(Optional[str])
-    assert outcome(t, "{}") == ("error", "Argument 'x' is required.")
+    assert outcome(t, "{}") == ("error", "Argument 'x' is required (send null for none).")
     assert t.bind('{"x": null}') == {"x": None}
 
 
@@ -742,7 +771,7 @@ def test_null_default_parameter_may_be_omitted_or_null() -> None:
     t = one(Optional[str], None)
     assert t.bind("{}") == {}
     assert t.bind('{"x": null}') == {"x": None}
-    assert outcome(t, '{"x": 1}') == ("error", "Argument 'x' must be a string or null, got integer.")
+    assert outcome(t, '{"x": 1}') == ("error", "Argument 'x' must be a string or null, got integer 1.")
 
 
 def test_lone_surrogates_refused_on_both_paths() -> None:
@@ -808,5 +837,5 @@ def test_non_mapping_arguments() -> None:
     assert outcome(t, None) == ("error", "Arguments must be a JSON object, got null.")
     assert outcome(t, {1, 2}) == ("error", "Arguments must be a JSON object, got set.")
     assert outcome(t, "[1]") == ("error", "Arguments must be a JSON object, got array.")
-    assert outcome(t, '"x"') == ("error", "Arguments must be a JSON object, got string.")
+    assert outcome(t, '"x"') == ("error", 'Arguments must be a JSON object, got string "x".')
     assert outcome(t, "null") == ("error", "Arguments must be a JSON object, got null.")

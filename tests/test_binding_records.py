@@ -159,10 +159,10 @@ def test_record_is_closed_and_checked_field_by_field() -> None:
         "Argument 'range.end' is required."
     )
     assert error(create_report, '{"project": "p", "range": {"start": "2026-07-01", "end": 5}}') == (
-        "Argument 'range.end' must be a string, got integer."
+        "Argument 'range.end' must be a string, got integer 5."
     )
     assert error(create_report, '{"project": "p", "range": "July"}') == (
-        "Argument 'range' must be an object, got string."
+        'Argument \'range\' must be an object, got string "July".'
     )
 
 
@@ -211,7 +211,7 @@ def test_camel_case_wire_names_and_paths() -> None:
             {"oldText": "e", "newText": 7},
         ],
     }
-    assert error(replace_many, json.dumps(doc)) == "Argument 'replacements[2].newText' must be a string, got integer."
+    assert error(replace_many, json.dumps(doc)) == "Argument 'replacements[2].newText' must be a string, got integer 7."
 
 
 def test_python_field_name_is_not_the_wire_name() -> None:
@@ -321,7 +321,7 @@ def test_dictionary_paths() -> None:
         "environment": {"CONFIGURATION": "Release", "CI": "true"},
     }
     assert error(run_job, '{"name": "build", "environment": {"CI": true, "a.b": null}}') == (
-        "Argument 'environment.CI' must be a string, got boolean.\n"
+        "Argument 'environment.CI' must be a string, got boolean true.\n"
         "Argument 'environment[\"a.b\"]' must be a string, got null."
     )
 
@@ -438,7 +438,7 @@ def test_explicit_discriminator_and_nullable_union() -> None:
     assert ok(pet, '{"p": null}') == {"p": None}
     assert ok(pet, '{"p": {"kind": "dog", "barks": true}}') == {"p": Dog("dog", True)}
     assert error(pet, '{"p": {"kind": "cow"}}') == "Argument 'p.kind' must be one of: cat, dog; got \"cow\"."
-    assert error(pet, '{"p": 3}') == "Argument 'p' must be an object or null, got integer."
+    assert error(pet, '{"p": 3}') == "Argument 'p' must be an object or null, got integer 3."
 
 
 # --- duplicate keys (raw JSON only: a mapping cannot hold them) ----------------------------
@@ -480,7 +480,7 @@ def test_all_faults_of_one_call_are_reported_together() -> None:
     err = info.value
     assert err.errors == [
         ("extra", "Argument 'extra' is not a known property; known properties: items, note, priority."),
-        ("items[1].qty", "Argument 'items[1].qty' must be an integer, got string."),
+        ("items[1].qty", 'Argument \'items[1].qty\' must be an integer, got string "2".'),
         ("items[2].qty", "Argument 'items[2].qty' must be an integer, got 2.5."),
         ("note", "Argument 'note' is required."),
         ("priority", "Argument 'priority' must be between 1 and 3, got 9."),
@@ -498,8 +498,8 @@ def test_reports_are_capped() -> None:
         f.bind(json.dumps({"xs": ["a"] * 50}))
     err = info.value
     assert len(err.errors) == MAX_REPORTED == 20
-    assert err.errors[19] == ("xs[19]", "Argument 'xs[19]' must be an integer, got string.")
-    assert str(err).endswith("Argument 'xs[19]' must be an integer, got string.\n... and 30 more.")
+    assert err.errors[19] == ("xs[19]", 'Argument \'xs[19]\' must be an integer, got string "a".')
+    assert str(err).endswith('Argument \'xs[19]\' must be an integer, got string "a".\n... and 30 more.')
 
 
 # --- provider="openai" ----------------------------------------------------------------------
@@ -526,7 +526,9 @@ def test_openai_null_means_omitted_for_optional_non_nullable() -> None:
     }
     # required stays required, and without the provider null is still refused
     assert error(lookup, '{"name": null}', provider="openai") == "Argument 'name' must be a string, got null."
-    assert error(lookup, '{"name": "a", "page": null}') == "Argument 'page' must be an integer, got null."
+    assert error(lookup, '{"name": "a", "page": null}') == (
+        "Argument 'page' must be an integer, got null; leave it out to use the default."
+    )
 
 
 # --- invocation mode --------------------------------------------------------------------------
@@ -620,7 +622,7 @@ def test_faults_in_ordered_members_are_still_found() -> None:
         "Argument 'lines[0].quantity' must be between 1 and 9, got 10."
     )
     assert error(order_lines, '{"lines": [{"sku": "A", "quantity": 1, "gift": null}]}') == (
-        "Argument 'lines[0].gift' must be a boolean, got null."
+        "Argument 'lines[0].gift' must be a boolean, got null; leave it out to use the default."
     )
     assert ok(order_lines, '{"lines": [{"sku": "A", "quantity": 1, "gift": null}]}', provider="openai") == {
         "lines": [Line("A", 1)]
@@ -630,5 +632,5 @@ def test_faults_in_ordered_members_are_still_found() -> None:
         "Argument 'lines[0].sku' is given more than once.",
     )
     assert error(order_lines, '{"lines": [7, null]}') == (
-        "Argument 'lines[0]' must be an object, got integer.\nArgument 'lines[1]' must be an object, got null."
+        "Argument 'lines[0]' must be an object, got integer 7.\nArgument 'lines[1]' must be an object, got null."
     )

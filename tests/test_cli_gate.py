@@ -54,8 +54,9 @@ TOOLS = (
     "    return query.text\n"
 )
 BROKEN_BY_MODELS = (
-    "tools.py:7:12: error: Tool 'search': Parameter 'query': class 'Query' is not a dataclass, NamedTuple or "
-    "TypedDict, so arguments cannot be built into it; make it a @dataclass (or a NamedTuple or TypedDict)  [OLT005]"
+    "tools.py:7:12: error: Tool 'search': Parameter 'query': class 'Query' is not a dataclass, NamedTuple, "
+    "TypedDict or pydantic BaseModel, so arguments cannot be built into it; make it a dataclass, NamedTuple, "
+    "TypedDict or pydantic BaseModel  [OLT005]"
 )
 
 

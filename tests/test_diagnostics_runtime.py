@@ -165,8 +165,9 @@ CASES: list[tuple[str, Callable[[], object], list[str], str]] = [
         "OLT005 in a record field",
         lambda: tool_with(Wrapper),
         ["OLT005", "OLT013"],
-        "Tool 'f': Parameter 'x' field 'inner': class 'Plain' is not a dataclass, NamedTuple or TypedDict, so "
-        "arguments cannot be built into it; make it a @dataclass (or a NamedTuple or TypedDict)  [OLT005]\n"
+        "Tool 'f': Parameter 'x' field 'inner': class 'Plain' is not a dataclass, NamedTuple, TypedDict or "
+        "pydantic BaseModel, so arguments cannot be built into it; make it a dataclass, NamedTuple, TypedDict or "
+        "pydantic BaseModel  [OLT005]\n"
         "Tool 'f': Parameter 'x' field 'count': Range applies to numbers, not to 'str'; remove the annotation or "
         "change the type  [OLT013]",
     ),

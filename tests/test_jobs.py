@@ -262,7 +262,7 @@ def test_bad_arguments_and_missing_approval_are_immediate_errors() -> None:
 
         invoker = ToolInvoker()
         bad = await invoker.invoke(deploy, '{"target": 1, "invocationMode": "background"}')
-        assert bad.error == "Argument 'target' must be a string, got integer."
+        assert bad.error == "Argument 'target' must be a string, got integer 1."
         wrong_mode = await invoker.invoke(deploy, '{"target": "prod", "invocationMode": "later"}')
         assert wrong_mode.error == "Argument 'invocationMode' must be one of: wait, background; got \"later\"."
         refused = await invoker.invoke(deploy, background({"target": "prod"}))
@@ -739,7 +739,7 @@ def test_read_job_and_stop_job_through_the_invoker() -> None:
             assert unknown.error == UNKNOWN.format("job-9")
             assert (
                 await invoker.invoke(read_job, '{"job": 7}')
-            ).error == "Argument 'job' must be a string, got integer."
+            ).error == "Argument 'job' must be a string, got integer 7."
             assert (await invoker.invoke(stop_job, "{}")).error == "Argument 'job' is required."
             assert (await invoker.invoke(read_job, '{"job": "job-1", "invocationMode": "background"}')).error == (
                 "Argument 'invocationMode' is not a known property; known properties: job."

@@ -46,7 +46,7 @@ CALLS: list[tuple[str, dict[str, Any], bool, list[dict[str, Any]], Any]] = [
         "add",
         {"a": "x"},
         True,
-        [{"type": "text", "text": "Argument 'a' must be an integer, got string.\nArgument 'b' is required."}],
+        [{"type": "text", "text": "Argument 'a' must be an integer, got string \"x\".\nArgument 'b' is required."}],
         None,
     ),
     (

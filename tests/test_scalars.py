@@ -37,11 +37,11 @@ UTC = dt.timezone.utc
 
 # kind, annotation, fragment, a value, its JSON form, its name in messages, a wrong value, the binder's message for it
 TABLE: list[tuple[ScalarKind, object, str, object, str, str, str, str]] = [
-    (K.BOOL, bool, '{"type": "boolean"}', True, "true", "bool", '"yes"', "must be a boolean, got string."),
-    (K.INT, int, '{"type": "integer"}', 7, "7", "int", '"5"', "must be an integer, got string."),
-    (K.FLOAT, float, '{"type": "number"}', 2.5, "2.5", "float", "true", "must be a number, got boolean."),
-    (K.DECIMAL, Decimal, '{"type": "number"}', Decimal("1.25"), "1.25", "Decimal", '"1"', "must be a number, got string."),
-    (K.STR, str, '{"type": "string"}', "text", '"text"', "str", "5", "must be a string, got integer."),
+    (K.BOOL, bool, '{"type": "boolean"}', True, "true", "bool", '"yes"', 'must be a boolean, got string "yes".'),
+    (K.INT, int, '{"type": "integer"}', 7, "7", "int", '"5"', 'must be an integer, got string "5".'),
+    (K.FLOAT, float, '{"type": "number"}', 2.5, "2.5", "float", "true", "must be a number, got boolean true."),
+    (K.DECIMAL, Decimal, '{"type": "number"}', Decimal("1.25"), "1.25", "Decimal", '"1"', 'must be a number, got string "1".'),
+    (K.STR, str, '{"type": "string"}', "text", '"text"', "str", "5", "must be a string, got integer 5."),
     (K.CHAR, Char, '{"type": "string", "minLength": 1, "maxLength": 1}', "x", '"x"', "char", '"ab"',
      "must be exactly 1 character long, got 2."),
     (K.UUID, uuid.UUID, '{"type": "string", "format": "uuid"}', uuid.UUID(int=1),

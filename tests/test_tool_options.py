@@ -210,10 +210,10 @@ def test_options_are_frozen() -> None:
     )
 
 
-def test_a_misspelt_option_is_named_as_python_names_it() -> None:
-    with pytest.raises(TypeError) as raised:
+def test_a_misspelt_option_is_named_with_its_spelling() -> None:
+    with pytest.raises(TypeError) as raised:  # a ToolDefinitionError (OLT001), as the plugin reports it
         tool(nme="x")(_ping)  # type: ignore[call-overload]
-    assert str(raised.value) == "tool() got an unexpected keyword argument 'nme'"
+    assert str(raised.value) == "Tool '_ping': @tool has no option 'nme'; did you mean name?  [OLT001]"
     with pytest.raises(TypeError) as raised:
         Tool.create(_ping, nme="x")  # type: ignore[call-arg]
     assert str(raised.value) == "Tool.create() got an unexpected keyword argument 'nme'"

@@ -27,13 +27,14 @@ malformed JSON                 ``Arguments are not valid JSON: Expecting ',' del
 invalid UTF-8                  ``Arguments are not valid JSON: the bytes are not valid UTF-8 (byte 5 is 0xff).``
 NaN / Infinity                 ``Arguments are not valid JSON: NaN is not a JSON number (JSON has no NaN or Infinity).``
 too deep                       ``Arguments are not valid JSON: the document is nested too deeply.``
-not an object                  ``Arguments must be a JSON object, got array.``
+not an object                  ``Arguments must be a JSON object, got array.`` / ``got string "x".``
 duplicate key                  ``Argument '<p>' is given more than once.``
 unknown property               ``Argument '<p>' is not a known property; known properties: a, b.``
 alternate casing / typo        ``Argument '<p>' is not a known property (did you mean 'query'?).``
 other branch's field           ``Argument '<p>' is not a field of 'read' (it belongs to 'start'); 'read' takes: action, handleId.``
-missing                        ``Argument '<p>' is required.``
-wrong kind / null              ``Argument '<p>' must be an integer, got string.`` (``... or null`` when nullable)
+missing                        ``Argument '<p>' is required.`` / ``is required (send null for none).`` when nullable
+wrong kind / null              ``Argument '<p>' must be an integer, got string "5".`` (``... or null`` when nullable)
+null for an optional member    ``Argument '<p>' must be an integer, got null; leave it out to use the default.``
 fraction for an integer        ``Argument '<p>' must be an integer, got 2.5.``
 too many digits                ``Argument '<p>' has more than 4300 digits, more than an integer may have.``
 big integer with an exponent   ``Argument '<p>' must be written in plain digits to be an integer of 10^20 or more, got 1E+4299.``

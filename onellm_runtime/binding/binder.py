@@ -13,7 +13,7 @@ from . import jsonparse
 from .compiler import Compiler
 from .containers import as_object
 from .state import MISSING, ArgumentError, BoundCall, Call, Fault, NeedExact, type_of
-from .texts import json_kind
+from .texts import sent
 
 __all__ = ["Binder", "CompiledBinder", "compile_binder"]
 
@@ -156,7 +156,7 @@ class CompiledBinder:
             except BaseException as e:  # its keys() or __getitem__ is user code
                 raise ArgumentError(f"Arguments could not be read: {describe(e)}") from None
         else:
-            kind = json_kind(arguments, Call(False, False, False, False))
+            kind = sent(arguments, Call(False, False, False, False))
             raise ArgumentError(f"Arguments must be a JSON object, got {kind}.")
         openai = provider == "openai"
         decoder = self._provider_decoder(provider) if provider is not None else None
@@ -168,7 +168,7 @@ class CompiledBinder:
             try:
                 d = as_object(doc, c)
                 if d is None:
-                    raise ArgumentError(f"Arguments must be a JSON object, got {json_kind(doc, c)}.")
+                    raise ArgumentError(f"Arguments must be a JSON object, got {sent(doc, c)}.")
                 kwargs = self._top.fast(d, c)
             except Fault:
                 collect = True

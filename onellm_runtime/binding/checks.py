@@ -22,7 +22,7 @@ from .texts import (
     count_text,
     digits_text,
     excerpt,
-    json_kind,
+    expected_text,
     one_of,
     surrogate_text,
     written_text,
@@ -75,7 +75,7 @@ def bool_check(expect: str) -> Check:
         if v is True or v is False:
             return v
         if c.fail():
-            c.add(f"must be {expect}, got {json_kind(v, c)}.")
+            c.add(expected_text(expect, v, c))
         return BAD
 
     return check
@@ -151,7 +151,7 @@ def int_check(lo: Any, hi: Any, expect: str) -> Check:
                 return BAD
         else:
             if c.fail():
-                c.add(f"must be {expect}, got {json_kind(v, c)}.")
+                c.add(expected_text(expect, v, c))
             return BAD
         if bounded and ((lo is not None and n < lo) or (hi is not None and n > hi)):
             if c.fail():
@@ -199,7 +199,7 @@ def float_check(lo: Any, hi: Any, expect: str) -> Check:
             x = compare = float(v) if v.is_finite() else math.nan  # float() raises for a signalling NaN
         else:
             if c.fail():
-                c.add(f"must be {expect}, got {json_kind(v, c)}.")
+                c.add(expected_text(expect, v, c))
             return BAD
         if x - x != 0.0:  # NaN or an infinity
             if c.fail():
@@ -263,7 +263,7 @@ def decimal_check(lo: Any, hi: Any, expect: str) -> Check:
             d = Decimal(repr(v))  # the text a JSON parser read it from
         else:
             if c.fail():
-                c.add(f"must be {expect}, got {json_kind(v, c)}.")
+                c.add(expected_text(expect, v, c))
             return BAD
         if bounded and ((dlo is not None and d < dlo) or (dhi is not None and d > dhi)):
             if c.fail():
@@ -290,7 +290,7 @@ def string_check(
     def check(v: Any, c: Call) -> Any:
         if type(v) is not str:
             if c.fail():
-                c.add(f"must be {expect}, got {json_kind(v, c)}.")
+                c.add(expected_text(expect, v, c))
             return BAD
         if not v.isascii() and SURROGATE.search(v) is not None:
             if c.fail():
@@ -337,7 +337,7 @@ def parsed_check(expect: str, reader: Callable[[str], Any], hint: str) -> Check:
     def check(v: Any, c: Call) -> Any:
         if type(v) is not str:
             if c.fail():
-                c.add(f"must be {expect}, got {json_kind(v, c)}.")
+                c.add(expected_text(expect, v, c))
             return BAD
         out = reader(v)
         if out is None:
@@ -388,6 +388,7 @@ def enum_check(node: EnumType, nullable: bool) -> Check:
     cls: Any = node.origin
     table: dict[str, object] = {name: (cls[name] if cls is not None else name) for name in node.members}
     names = node.members
+    spellings = enum_spellings(cls, lambda member: str(member.name))
 
     def check(v: Any, c: Call) -> Any:
         if type(v) is str:
@@ -395,10 +396,36 @@ def enum_check(node: EnumType, nullable: bool) -> Check:
             if member is not MISSING:
                 return member
         if c.fail():
-            c.add(one_of(v, names, nullable))
+            c.add(one_of(v, names, nullable, spellings))
         return BAD
 
     return check
+
+
+def enum_spellings(cls: Any, wire_of: Callable[[Any], str]) -> dict[str, str]:
+    """What a model may send for a member instead of its wire form ``wire_of(member)``, for the
+    did-you-mean: its name, an alias's name, and its value (a string, or an integer's digits).
+    A spelling two members share, or that is some member's wire form, is left out."""
+    if cls is None:
+        return {}
+    wires = {wire_of(m) for m in cls}
+    out: dict[str, str] = {}
+    shared: set[str] = set()
+    for alias, member in cls.__members__.items():
+        wire = wire_of(member)
+        value = member.value
+        others = [alias, member.name]
+        if type(value) is str or (type(value) is int and value.bit_length() <= 128):
+            others.append(str(value))
+        for spelling in others:
+            if spelling in wires or spelling in shared:
+                continue
+            if out.get(spelling, wire) != wire:
+                shared.add(spelling)
+                del out[spelling]
+            else:
+                out[spelling] = wire
+    return out
 
 
 def literal_check(node: LiteralType, nullable: bool) -> Check:

@@ -11,7 +11,7 @@ from typing import Any, cast
 from ..errortext import describe
 from .checks import LEAST_SMALL_INT, SMALL_INT, Bulk, digit_limit, over_digit_limit
 from .state import BAD, Call, Check, type_of
-from .texts import SURROGATE, count_text, digits_text, excerpt, json_kind, surrogate_text
+from .texts import SURROGATE, count_text, digits_text, excerpt, expected_text, surrogate_text
 
 # --- shared pieces of closures ---------------------------------------------------------
 
@@ -102,7 +102,7 @@ def array_check(
     def check(value: Any, c: Call) -> Any:
         if type(value) is not list:
             if c.fail():
-                c.add(f"must be {expect}, got {json_kind(value, c)}.")
+                c.add(expected_text(expect, value, c))
             return BAD
         v: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
         ok = True
@@ -164,7 +164,7 @@ def map_check(value: Check, expect: str) -> Check:
         d = as_object(v, c)
         if d is None or d is BAD:
             if d is None and c.fail():
-                c.add(f"must be {expect}, got {json_kind(v, c)}.")
+                c.add(expected_text(expect, v, c))
             return BAD
         ok = _keys_fine(d, c)
         if c.collect:
@@ -306,7 +306,7 @@ def json_check(kind: str, min_items: int | None, max_items: int | None, nullable
         is_object = t is dict or (t is tuple and c.raw)
         if (kind == "object") != is_object or (kind == "array" and t is not list):
             if c.fail():
-                c.add(f"must be {expect}, got {json_kind(v, c)}.")
+                c.add(expected_text(expect, v, c))
             return BAD
         if sized:
             n = len(v)

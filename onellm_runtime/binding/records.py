@@ -12,7 +12,7 @@ from .codegen import generate
 from .containers import as_object
 from .makers import KEYWORDS, Maker
 from .state import BAD, MISSING, Call, Check
-from .texts import excerpt, json_kind, name_list, one_of, suggest
+from .texts import excerpt, expected_text, left_out, name_list, one_of, required_text, suggest
 
 
 class Field(NamedTuple):
@@ -100,16 +100,21 @@ class Body:
                 if f.required:
                     ok = False
                     if c.fail():
-                        c.add("is required.", f.wire)
+                        c.add(required_text(f.nullable), f.wire)
                 continue
-            if x is None and c.openai and not f.required and not f.nullable:
+            omit = x is None and not f.required and not f.nullable  # a null where leaving out is meant
+            if omit and c.openai:
                 continue  # OpenAI strict sends null for "not given"
             if collect:
+                before = len(c.errors)
                 c.path.append(f.wire)
                 r = f.check(x, c)
                 c.path.pop()
                 if r is BAD:
                     ok = False
+                    if omit and len(c.errors) > before:
+                        path, text = c.errors[before]
+                        c.errors[before] = (path, left_out(text))
             else:
                 r = f.check(x, c)
             kwargs[f.name] = r
@@ -143,7 +148,7 @@ def record_check(body: Body, expect: str) -> Check:
 
     def wrong_kind(v: Any, c: Call) -> Any:
         if c.fail():
-            c.add(f"must be {expect}, got {json_kind(v, c)}.")
+            c.add(expected_text(expect, v, c))
         return BAD
 
     check: Check = generate(body, wrong_kind)
@@ -159,7 +164,7 @@ def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nu
         d = as_object(v, c)
         if d is None or d is BAD:
             if d is None and c.fail():
-                c.add(f"must be {expect}, got {json_kind(v, c)}.")
+                c.add(expected_text(expect, v, c))
             return BAD
         wire = wires[0]
         tag = d.get(wire, MISSING)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +73,8 @@ def excerpt(value: object) -> str:
             return repr(value)
         return "NaN" if value != value else "a number beyond the float range"
     if isinstance(value, Decimal):
+        if value.is_finite() and value.as_tuple().exponent == 0 and value.adjusted() < 400:
+            return excerpt(int(value))  # written in plain digits: as the int a parsed mapping would hold
         # As the float a parsed mapping would hold, when that float reads back as this number
         # (so both entrances word it alike: 1e-07, not 1E-7); else its own digits.
         if value.adjusted() < 400 and value.is_finite():
@@ -80,7 +82,10 @@ def excerpt(value: object) -> str:
             if math.isfinite(as_float) and Decimal(repr(as_float)) == value:
                 return repr(as_float)
         text = str(value)
-        return text if len(text) <= _EXCERPT else f"a number of {len(value.as_tuple().digits)} digits"
+        if len(text) <= _EXCERPT:
+            return text
+        shape = value.as_tuple()
+        return f"{'an integer' if shape.exponent == 0 else 'a number'} of {len(shape.digits)} digits"
     if isinstance(value, list):
         return "an array"
     if isinstance(value, (dict, tuple)):
@@ -110,6 +115,44 @@ def json_kind(value: object, c: Call) -> str:
     return t.__name__
 
 
+def sent(value: object, c: Call) -> str:
+    """What was sent, for ``got <it>``: the JSON kind, and a scalar's excerpt after it
+    (``string "5"``, ``integer 7``, ``boolean true``); an object or array by its kind alone.
+    A number too long to quote (``an integer of about 5000 digits``), or not finite, is the
+    excerpt alone. The cost is bounded: a string is cut before it is encoded."""
+    kind = json_kind(value, c)
+    if kind not in _QUOTED_KINDS:
+        return kind
+    shown = excerpt(value)
+    if shown.startswith(("a ", "an ")) or shown in _NOT_FINITE:
+        return shown
+    return f"{kind} {shown}"
+
+
+#: The kinds ``sent`` quotes a value of, and the excerpts of numbers that are not finite.
+_QUOTED_KINDS = frozenset({"string", "integer", "number", "boolean"})
+_NOT_FINITE = frozenset({"NaN", "sNaN", "Infinity", "-Infinity", "-NaN", "-sNaN"})
+
+
+def expected_text(expect: str, value: object, c: Call) -> str:
+    """``must be an integer, got string "5".``"""
+    return f"must be {expect}, got {sent(value, c)}."
+
+
+#: Appended to a refused null where the member may be left out (an optional, non-nullable one).
+LEAVE_OUT = "; leave it out to use the default."
+
+
+def left_out(message: str) -> str:
+    """``Argument 'limit' must be an integer, got null.`` with the advice to leave the member out."""
+    return (message[:-1] if message.endswith(".") else message) + LEAVE_OUT
+
+
+def required_text(nullable: bool) -> str:
+    """A missing member; a nullable one says that null is an answer."""
+    return "is required (send null for none)." if nullable else "is required."
+
+
 def name_list(values: Sequence[object], nullable: bool = False, limit: int = 30) -> str:
     shown = [v if isinstance(v, str) else excerpt(v) for v in values[:limit]]
     if len(values) > limit:
@@ -133,13 +176,44 @@ def suggest(value: str, candidates: Sequence[str]) -> str | None:
     return close[0] if close else None
 
 
-def one_of(value: object, allowed: Sequence[object], nullable: bool) -> str:
+def did_you_mean(value: object, wire_forms: Sequence[str], spellings: Mapping[str, str] | None = None) -> str | None:
+    """The wire form a model most likely meant by ``value``, or None.
+
+    ``spellings`` maps other spellings of a choice to its wire form: a member's value where
+    names are sent, its name where values are, an alias's name. In order: a spelling sent
+    exactly (a string, or an integer's digits); one wire form or spelling equal up to case;
+    a close spelling of a wire form (short values only)."""
+    if type(value) is int:
+        key = str(value) if value.bit_length() <= 128 else None
+    elif type(value) is str:
+        key = value
+    else:
+        return None
+    if key is None:
+        return None
+    if spellings:
+        exact = spellings.get(key)
+        if exact is not None:
+            return exact
+    if type(value) is not str:
+        return None
+    folded = key.casefold()
+    same = {w for w in wire_forms if w.casefold() == folded}
+    if spellings:
+        same.update(w for s, w in spellings.items() if s.casefold() == folded)
+    if len(same) == 1:
+        return same.pop()
+    if same:
+        return None
+    return suggest(key, wire_forms)
+
+
+def one_of(value: object, allowed: Sequence[object], nullable: bool, spellings: Mapping[str, str] | None = None) -> str:
+    """``must be one of: a, b; got "A" (did you mean "a"?).``; ``spellings`` as in ``did_you_mean``."""
     text = f"must be one of: {name_list(allowed, nullable)}; got {excerpt(value)}"
-    if isinstance(value, str):
-        strings = [a for a in allowed if isinstance(a, str)]
-        hint = suggest(value, strings)
-        if hint is not None and hint != value:
-            text += f' (did you mean "{hint}"?)'
+    hint = did_you_mean(value, [a for a in allowed if isinstance(a, str)], spellings)
+    if hint is not None and hint != value:
+        text += f" (did you mean {_printable(json.dumps(hint, ensure_ascii=False))}?)"
     return text + "."
 
 

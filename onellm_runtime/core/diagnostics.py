@@ -34,6 +34,7 @@ from .model import (
     UnionType,
     Unsupported,
 )
+from .options import OPTION_NAMES
 
 __all__ = ["CODES", "Diagnostic", "check_tool", "check_class", "type_name"]
 
@@ -102,12 +103,36 @@ def invalid_annotation(text: str) -> str:
     return _UNSUPPORTED["syntax"].format(name=repr(text))
 
 
+#: OLT005: a class that is not a record kind, by what it is (its module picks the row), and
+#: whether it is a parameter's type or the return type.
+_RECORD_KINDS = "a dataclass, NamedTuple, TypedDict or pydantic BaseModel"
+_NOT_A_RECORD: dict[tuple[str, bool], str] = {
+    ("path", False): "class '{name}' is a file-system path, which a model sends as text; use str (and "
+    "{name}(text) in the tool)",
+    ("path", True): "class '{name}' is a file-system path, which is returned as text; use str (return str(path))",
+    ("class", False): f"class '{{name}}' is not {_RECORD_KINDS}, so arguments cannot be built into it; "
+    f"make it {_RECORD_KINDS}",
+    ("class", True): f"class '{{name}}' is not {_RECORD_KINDS}, so its value cannot be written as JSON; "
+    f"make it {_RECORD_KINDS}",
+}
+#: Modules whose classes are file-system paths (``pathlib._local`` on Python 3.13).
+_PATH_MODULES = frozenset({"pathlib", "pathlib._local", "pathlib._abc"})
+
+
+def not_a_record_text(node: NotARecord, returning: bool) -> str:
+    """The OLT005 problem for ``node``, with the fix that fits the class."""
+    kind = "path" if node.module in _PATH_MODULES else "class"
+    return _NOT_A_RECORD[(kind, returning)].format(name=node.name)
+
+
 @dataclass
 class _Walk:
     """Collects (code, path, problem) triples while walking one type."""
 
     class_type_params: tuple[str, ...]
     found: list[tuple[str, str, str]]
+    #: The walk is over the return type (messages say what cannot be written, not built).
+    returning: bool = False
 
     def add(self, code: str, path: str, problem: str) -> None:
         entry = (code, path, problem)
@@ -163,12 +188,7 @@ def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> No
         if node.name not in w.class_type_params:
             w.add("OLT004", "", node.name)  # the problem text is the type variable's name
     elif isinstance(node, NotARecord):
-        w.add(
-            "OLT005",
-            path,
-            f"class '{node.name}' is not a dataclass, NamedTuple or TypedDict, so arguments cannot be built into it; "
-            "make it a @dataclass (or a NamedTuple or TypedDict)",
-        )
+        w.add("OLT005", path, not_a_record_text(node, w.returning))
     elif isinstance(node, SelfReference):
         w.add(
             "OLT006",
@@ -405,6 +425,10 @@ def _function_findings(tool: ToolModel, name: str) -> list[tuple[str, str]]:
             "write @tool above @staticmethod instead",
             "classmethod": "@classmethod is applied on top of @tool, which hides the tool from its class; "
             "write @tool above @classmethod instead",
+            "name": "@tool takes the tool's name as a keyword, not as its first argument; "
+            f"write @tool(name={tool.options.name!r})"
+            if isinstance(tool.options.name, str)
+            else "@tool takes the tool's name as a keyword, not as its first argument; write @tool(name=...)",
         }.get(what, f"@tool must decorate a function directly, not a '{what}' object; decorate a plain function")
         return [("OLT001", text)]
 
@@ -446,6 +470,35 @@ def _plainly_fine(tool: ToolModel) -> bool:
     return _plain_return(tool)
 
 
+#: Options other libraries' tool decorators take, and what to write instead (OLT001).
+_FOREIGN_OPTIONS: dict[str, str] = {
+    "args_schema": "declare the schema's fields as the function's parameters, or take the model as one parameter",
+    "return_direct": "write ends_loop=True",
+    "name_override": "write name=...",
+    "description_override": "write description=...",
+    "parse_docstring": "remove it: the docstring is always read",
+    "docstring_style": "remove it: the docstring's style is recognised",
+    "use_docstring_info": "remove it: the docstring is always read",
+    "strict_mode": "remove it: the binder is always strict",
+    "strict": "remove it: the binder is always strict",
+}
+
+
+def unknown_options(tool_name: str, names: list[str]) -> list[tuple[str, str]]:
+    """OLT001 for each ``@tool(...)`` keyword that is not one of its options, in the order written:
+    the replacement for another library's option, a close spelling, or the options there are."""
+    import difflib
+
+    out: list[tuple[str, str]] = []
+    for name in names:
+        fix = _FOREIGN_OPTIONS.get(name)
+        if fix is None:
+            close = difflib.get_close_matches(name, list(OPTION_NAMES), n=1, cutoff=0.75)
+            fix = f"did you mean {close[0]}?" if close else "its options are " + ", ".join(OPTION_NAMES)
+        out.append(("OLT001", f"Tool '{tool_name}': @tool has no option {name!r}; {fix}"))
+    return out
+
+
 def check_tool(tool: ToolModel) -> list[Diagnostic]:
     """Every finding on one tool, in source order: function-level first, then per parameter."""
     name = rules.tool_name(tool)
@@ -476,7 +529,7 @@ def check_tool(tool: ToolModel) -> list[Diagnostic]:
     return_findings: list[tuple[str, str, str]] = []
     returned = tool.returns.type
     if returned is not None and not _plain_return(tool):
-        w = _Walk(tool.class_type_params, [])
+        w = _Walk(tool.class_type_params, [], returning=True)
         _walk_type(returned, w)
         for code, path, problem in w.found:
             if code == "OLT004":

@@ -321,7 +321,7 @@ class Lowering:
             return Unsupported("other", cls.name)
         if self.front.is_metaclass(cls) or cls.module in _LIBRARY_MODULES:
             return Unsupported("collection" if cls.module != "builtins" else "other", cls.name)
-        return NotARecord(cls.name)
+        return NotARecord(cls.name, cls.module)
 
     def _record(self, cls: FClass, subst: Subst) -> TypeNode:
         if cls.fullname in self.stack:

@@ -284,9 +284,11 @@ class TypeVarRef:
 @quick_init
 @dataclass(frozen=True)
 class NotARecord:
-    """A concrete class used where a record is needed, but not a record kind (OLT005)."""
+    """A concrete class used where a record is needed, but not a record kind (OLT005);
+    ``module`` picks the fix its message names (``str`` for a ``pathlib`` path)."""
 
     name: str
+    module: str = ""
 
 
 @quick_init
