@@ -397,17 +397,16 @@ Resolve = Callable[[ast.expr], Resolution]
 
 
 class Opaque:
-    """A value the runtime holds but never writes (a list, a lambda, bytes, ...)."""
+    """A value the runtime holds but never writes (a dict, a set, a comprehension, a lambda)."""
 
 
 class Unreadable:
-    """An expression the source does not let us evaluate (a call, an operator, ...)."""
+    """An expression the static side does not compute (a call, ``**``, a value past the bounds, ...)."""
 
 
-_OPAQUE = Opaque()
 _UNREADABLE = Unreadable()
 
-Constant = Union[str, int, float, bool, None, bytes, complex, EnumValue, tuple[object, ...]]
+Constant = Union[str, int, float, bool, None, bytes, complex, EnumValue, tuple[object, ...], list[object]]
 
 
 def read_constant(expr: ast.expr, resolve: Resolve, depth: int = 0) -> object:

@@ -25,7 +25,7 @@ from onellm_mypy.compute import LIMITS, evaluate
 ROOT = Path(__file__).resolve().parent.parent
 
 #: The module-level names the rows use (one module: the rows see it as a tool module would).
-CONSTANTS = '''\
+CONSTANTS = """\
 from typing import Final
 
 PAGE = 10
@@ -41,7 +41,7 @@ FLAG = True
 CHAIN_B = PAGE + 1
 CHAIN_A = CHAIN_B
 TEXT_0 = "0123456789" "0123456789" "0123456789" "0123456789" "0123456789"
-'''
+"""
 # Each one twice the one before: TEXT_11 has 102,400 characters, over the bound of one string.
 CONSTANTS += "".join(f"TEXT_{i} = TEXT_{i - 1} + TEXT_{i - 1}\n" for i in range(1, 12))
 # Each the square of the one before: INT_7 has about 20,000 bits, over the bound of one integer.
@@ -275,7 +275,9 @@ def test_static_and_runtime_manifests_agree_on_every_computed_row(tmp_path: Path
     pytest.importorskip("mypy", reason="the static side needs the dev extra (mypy)")
     written = _written_rows()
     rows = _tool("computed", [f"p{i}: {tp} = {text}" for i, (tp, text) in enumerate(written)])
-    rows += _tool("described", [f"d{i}: Annotated[str, Description({t})]" for i, (tp, t) in enumerate(written) if tp == "str"])
+    rows += _tool(
+        "described", [f"d{i}: Annotated[str, Description({t})]" for i, (tp, t) in enumerate(written) if tp == "str"]
+    )
     path = tmp_path / "computed_rows.py"
     path.write_text(_module_text(rows), encoding="utf-8")
     static = _cli("schemas", "--static", str(path))
