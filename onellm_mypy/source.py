@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Union
 
-from onellm_runtime.core.markers import NOT_COMPUTED, REQUIRED, Param, refusal, spec_for_call
+from onellm_runtime.core.markers import REQUIRED, Param, spec_for_call
 from onellm_runtime.core.model import (
     NO_DEFAULT,
     NONE_DEFAULT,
@@ -492,6 +492,7 @@ def field_value(value: ast.expr | None, is_field_call: Callable[[ast.expr], bool
 def _not_computed_marker(call: ast.Call, text: str) -> Marker:
     """An argument (``text``, as written) the source does not let us compute: OLT014 naming it."""
     from onellm_runtime.core.diagnostics import not_computed_text
+    from onellm_runtime.core.markers import NOT_COMPUTED, refusal
 
     plural = "s" if text.startswith("*") else ""
     return refusal(not_computed_text(f"the argument{plural} {text!r} of {expression_text(call.func)}"), NOT_COMPUTED)
