@@ -6,7 +6,7 @@ tool over a ``staticmethod``?) without loading the front end.
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_NAMED, CallExpr, Expression, RefExpr, Var
+from mypy.nodes import ARG_NAMED, ARG_STAR2, CallExpr, Expression, RefExpr, Var
 from mypy.types import Instance, get_proper_type
 
 __all__ = [
@@ -46,8 +46,8 @@ def is_tool_ref(expr: Expression) -> bool:
 
 
 def is_tool_decorator(expr: Expression) -> bool:
-    if isinstance(expr, CallExpr):  # @tool(...): keyword arguments only
-        return is_tool_ref(expr.callee) and all(k == ARG_NAMED for k in expr.arg_kinds)
+    if isinstance(expr, CallExpr):  # @tool(...): keyword arguments only (``**options`` too: OLT014)
+        return is_tool_ref(expr.callee) and all(k in (ARG_NAMED, ARG_STAR2) for k in expr.arg_kinds)
     return is_tool_ref(expr)
 
 

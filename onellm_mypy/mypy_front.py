@@ -603,7 +603,7 @@ class Frontend:
         if isinstance(read, EnumValue):
             shown = f": {read.value_repr}" if read.value_repr is not None else ""
             return LitValue("enum", (read.enum, read.member), f"<{read.enum}.{read.member}{shown}>")
-        if isinstance(read, (Opaque, Unreadable)):
+        if isinstance(read, (Opaque, Unreadable, tuple, list)):
             return LitValue("other", ast.unparse(expr), ast.unparse(expr))
         return LitValue(type(read).__name__, read, repr(read))
 

@@ -102,6 +102,10 @@ class LoweredTool:
     findings: int = 0
 
 
+#: ``@tool(...)``/``Tool.create(...)`` options the source does not let us compute: (option, expression).
+NotComputed = tuple[tuple[str, str], ...]
+
+
 @dataclass
 class ToolSite:
     """What is needed to lower one function into a tool."""
@@ -116,6 +120,8 @@ class ToolSite:
     func: FuncDef | LambdaExpr | None
     def_loc: Context
     arg_locs: dict[str, Context]
+    #: Options the source does not let us compute (OLT014 on the tool).
+    not_computed: NotComputed = ()
 
 
 def _is_str_annotation(expr: ast.expr | None) -> bool:
@@ -244,6 +250,7 @@ class _ToolLowering:
             type_params=type_params,
             class_type_params=site.class_type_params,
             is_lambda=is_lambda,
+            not_computed=site.not_computed,
             loc=site.def_loc,
         )
 
@@ -272,27 +279,38 @@ def not_there(what: str, line: int) -> str:
     return f"the source text read has no {what} at line {line}, where mypy has it"
 
 
-def _read_options(fe: Frontend, call: ast.Call | None, skip: int, scope: Scope) -> ToolOptions:
+def _read_options(fe: Frontend, call: ast.Call | None, skip: int, scope: Scope) -> tuple[ToolOptions, NotComputed]:
     """``@tool(...)``/``Tool.create(fn, ...)`` options as written: ``ToolOptions``'s fields,
-    positional ones in field order after ``skip`` arguments. One that cannot be read, or whose
-    value ``ToolOptions`` refuses (the runtime raises on it at import), keeps its default."""
+    positional ones in field order after ``skip`` arguments, and those that cannot be computed
+    (each keeps its default here and is reported, OLT014). One whose value ``ToolOptions``
+    refuses (the runtime raises on it at import) keeps its default."""
     if call is None:
-        return DEFAULT_OPTIONS
+        return DEFAULT_OPTIONS, ()
     resolve = fe.resolver(scope)
-    given: dict[str, ast.expr] = dict(zip(OPTION_NAMES, call.args[skip:]))
+    unread: list[tuple[str, str]] = []
+    given: dict[str, ast.expr] = {}
+    for key, arg in zip(OPTION_NAMES, call.args[skip:]):
+        if isinstance(arg, ast.Starred):
+            unread.append(("", src.expression_text(arg)))
+            break
+        given[key] = arg
     for kw in call.keywords:
-        if kw.arg in OPTION_NAMES:
+        if kw.arg is None:
+            unread.append(("", "**" + src.expression_text(kw.value)))
+        elif kw.arg in OPTION_NAMES:
             given[kw.arg] = kw.value
     options = DEFAULT_OPTIONS
     for key, expr in given.items():
         value = src.read_constant(expr, resolve)
-        if not isinstance(value, (Opaque, Unreadable, EnumValue)):
-            written: dict[str, Any] = {key: value}  # of any type, as at runtime
-            try:
-                options = replace(options, **written)
-            except (TypeError, ValueError):
-                pass
-    return options
+        if isinstance(value, (Opaque, Unreadable, EnumValue)):
+            unread.append((key, src.expression_text(expr)))
+            continue
+        written: dict[str, Any] = {key: value}  # of any type, as at runtime
+        try:
+            options = replace(options, **written)
+        except (TypeError, ValueError):
+            pass
+    return options, tuple(unread)
 
 
 def _misapplied(function_name: str, options: ToolOptions, what: str, loc: Context) -> ToolModel:
@@ -331,7 +349,7 @@ def decorator_tools(fe: Frontend, dec: Decorator, module: str) -> list[LoweredTo
     cls = method_info(func)
     scope = Scope(module, cls, False, cls is not None)
     dec_ast = fn_ast.decorator_list[i]
-    options = _read_options(fe, dec_ast if isinstance(dec_ast, ast.Call) else None, 0, scope)
+    options, unread = _read_options(fe, dec_ast if isinstance(dec_ast, ast.Call) else None, 0, scope)
     qualname = _func_qualname(func, module)
     first = _first_line(dec)
     listed = i == 0
@@ -374,6 +392,7 @@ def decorator_tools(fe: Frontend, dec: Decorator, module: str) -> list[LoweredTo
         func=func,
         def_loc=func,
         arg_locs={arg.variable.name: arg for arg in func.arguments},
+        not_computed=unread,
     )
     model = _ToolLowering(fe, site).model()
     lowered = _make_lowered(model, module, qualname, first, func, listed)
@@ -398,7 +417,7 @@ def class_tool(fe: Frontend, cdef: ClassDef, module: str) -> LoweredTool | None:
         node = ms.classes_at.get((cdef.line, cdef.name))
         if node is not None and len(node.decorator_list) == len(cdef.decorators):
             d = node.decorator_list[i]
-            options = _read_options(fe, d if isinstance(d, ast.Call) else None, 0, Scope(module))
+            options, _ = _read_options(fe, d if isinstance(d, ast.Call) else None, 0, Scope(module))
     name = options.name if isinstance(options.name, str) else rules.snake_case(cdef.name)
     model = _misapplied(name, options, "class", cdef)
     qualname = cdef.fullname[len(module) + 1 :] if cdef.fullname.startswith(module + ".") else cdef.name
@@ -518,13 +537,12 @@ def create_tool(
     target = call.args[0]
     if isinstance(target, LambdaExpr):
         scope = Scope(module)
-        options = _read_options(fe, call_ast if with_options else None, 1, scope)
+        options, unread = _read_options(fe, call_ast if with_options else None, 1, scope)
         lam = ms.lambdas.get((target.line, target.column))
         if lam is None:
             raise CannotLower(not_there("lambda", target.line))
-        site = ToolSite(
-            module, lam, options, False, None, (), target, target, {arg.variable.name: arg for arg in target.arguments}
-        )
+        arg_locs: dict[str, Context] = {arg.variable.name: arg for arg in target.arguments}
+        site = ToolSite(module, lam, options, False, None, (), target, target, arg_locs, unread)
         model = _ToolLowering(fe, site).model()
         return _make_lowered(
             model, module, "<lambda>", target.line, target, (call.line, call.column) in ms.assigned_calls
@@ -556,7 +574,7 @@ def create_tool(
     if fn_ast is None:
         raise CannotLower(not_there(f"def '{func.name}'", func.line))
     cls = method_info(func)
-    options = _read_options(fe, call_ast if with_options else None, 1, Scope(module))
+    options, unread = _read_options(fe, call_ast if with_options else None, 1, Scope(module))
     here = fmodule == module
     site = ToolSite(
         module=fmodule,
@@ -569,6 +587,7 @@ def create_tool(
         func=func,
         def_loc=func if here else call,
         arg_locs={arg.variable.name: arg for arg in func.arguments} if here else {},
+        not_computed=unread,
     )
     model = _ToolLowering(fe, site).model()
     lowered = _make_lowered(model, fmodule, _func_qualname(func, fmodule), first, site.def_loc, here)
@@ -627,7 +646,7 @@ def _named_tool(fe: Frontend, info: TypeInfo, func: FuncDef) -> ToolModel:
     options = DEFAULT_OPTIONS
     fn_ast = ms.function(func.line, func.name) if ms is not None else None
     if fn_ast is not None and fn_ast.decorator_list and isinstance(fn_ast.decorator_list[0], ast.Call):
-        options = _read_options(fe, fn_ast.decorator_list[0], 0, Scope(info.module_name, info, False, True))
+        options, _ = _read_options(fe, fn_ast.decorator_list[0], 0, Scope(info.module_name, info, False, True))
     return ToolModel(
         function_name=func.name, docstring=None, params=(), returns=Returns("none"), options=options, loc=func
     )

@@ -17,7 +17,7 @@ import ast
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Union, cast
+from typing import Union
 
 from onellm_runtime.core.markers import REQUIRED, Param, spec_for_call
 from onellm_runtime.core.model import (
@@ -41,6 +41,8 @@ __all__ = [
     "Opaque",
     "Unreadable",
     "read_constant",
+    "expression_text",
+    "not_computed",
     "read_default",
     "default_of",
     "marker_from_call",
@@ -395,50 +397,50 @@ Resolve = Callable[[ast.expr], Resolution]
 
 
 class Opaque:
-    """A value the runtime holds but never writes (a list, a lambda, bytes, ...)."""
+    """A value the runtime holds but never writes (a dict, a set, a comprehension, a lambda)."""
 
 
 class Unreadable:
-    """An expression the source does not let us evaluate (a call, an operator, ...)."""
+    """An expression the static side does not compute (a call, ``**``, a value past the bounds, ...)."""
 
 
-_OPAQUE = Opaque()
 _UNREADABLE = Unreadable()
-_MAX_DEPTH = 12
 
-Constant = Union[str, int, float, bool, None, bytes, complex, EnumValue, tuple[object, ...]]
+Constant = Union[str, int, float, bool, None, bytes, complex, EnumValue, tuple[object, ...], list[object]]
 
 
 def read_constant(expr: ast.expr, resolve: Resolve, depth: int = 0) -> object:
-    """The value of ``expr`` per the contract's static default rule, else ``Opaque``/``Unreadable``.
+    """The value of ``expr`` as the contract's value rule computes it, else ``Opaque``/``Unreadable``.
 
-    Readable: literals, negated numbers, enum members, and names bound once to such a
-    value (a module or class constant, ``Final`` or not).
+    Computed (``compute.py`` has the rules): literals, enum members, names bound once to
+    such a value, arithmetic on numbers, ``+`` on strings, f-strings, tuples and lists.
+    ``Opaque``: a dict, set, comprehension or lambda (a value never written); ``Unreadable``:
+    anything else, and any value past the size and step bounds. ``depth`` counts the names
+    already followed to get here.
     """
-    if depth > _MAX_DEPTH:
-        return _UNREADABLE
-    if isinstance(expr, ast.Constant):
-        return expr.value
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-        inner = expr.operand
-        if isinstance(inner, ast.Constant) and type(inner.value) in (int, float):
-            number = cast("int | float", inner.value)  # its type was checked just above
-            value = float(number) if isinstance(number, float) else int(number)
-            return -value if isinstance(expr.op, ast.USub) else +value
-        return _UNREADABLE
-    if isinstance(expr, (ast.Name, ast.Attribute)):
-        found = resolve(expr)
-        if isinstance(found, EnumValue):
-            return found
-        if isinstance(found, Bound):
-            return read_constant(found.value, found.resolve, depth + 1)
-        return _UNREADABLE
-    if isinstance(
-        expr,
-        (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda),
-    ):
-        return _OPAQUE
-    return _UNREADABLE
+    from .compute import evaluate
+
+    return evaluate(expr, resolve, depth)
+
+
+#: How much of an expression a message quotes.
+_QUOTED = 60
+
+
+def expression_text(expr: ast.expr) -> str:
+    """``expr`` as written (``ast.unparse``), cut to a length a message can quote."""
+    try:
+        text = ast.unparse(expr)
+    except (RecursionError, ValueError):
+        text = ""
+    if not text:
+        return "<expression>"
+    return text if len(text) <= _QUOTED else text[: _QUOTED - 3] + "..."
+
+
+def not_computed(value: object) -> bool:
+    """Whether a value read is one the static side could not compute (nothing written can hold it)."""
+    return isinstance(value, (Opaque, Unreadable))
 
 
 def default_of(value: object) -> Default:
@@ -461,9 +463,13 @@ def default_of(value: object) -> Default:
 
 
 def read_default(expr: ast.expr | None, resolve: Resolve) -> Default:
+    """The default ``expr`` gives; an unreadable one names the expression (its OLT014 quotes it)."""
     if expr is None:
         return NO_DEFAULT
-    return default_of(read_constant(expr, resolve))
+    found = default_of(read_constant(expr, resolve))
+    if found.state == "unreadable":
+        return Default("unreadable", expression=expression_text(expr))
+    return found
 
 
 def field_value(value: ast.expr | None, is_field_call: Callable[[ast.expr], bool], resolve: Resolve) -> Default:
@@ -483,10 +489,24 @@ def field_value(value: ast.expr | None, is_field_call: Callable[[ast.expr], bool
 # -- Annotated metadata ----------------------------------------------------------------
 
 
-def _bind_args(call: ast.Call, params: tuple[Param, ...], resolve: Resolve) -> tuple[object, ...] | None:
-    """Constructor arguments in signature order, read as constants; None if any is unreadable."""
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-        return None
+def _not_computed_marker(call: ast.Call, text: str) -> Marker:
+    """An argument (``text``, as written) the source does not let us compute: OLT014 naming it."""
+    from onellm_runtime.core.diagnostics import not_computed_text
+    from onellm_runtime.core.markers import NOT_COMPUTED, refusal
+
+    plural = "s" if text.startswith("*") else ""
+    return refusal(not_computed_text(f"the argument{plural} {text!r} of {expression_text(call.func)}"), NOT_COMPUTED)
+
+
+def _bind_args(call: ast.Call, params: tuple[Param, ...], resolve: Resolve) -> tuple[object, ...] | Marker | None:
+    """Constructor arguments in signature order, read as constants; a ``NOT_COMPUTED`` refusal
+    for one the source does not let us compute; None if they do not fit the signature."""
+    for a in call.args:
+        if isinstance(a, ast.Starred):
+            return _not_computed_marker(call, expression_text(a))
+    for k in call.keywords:
+        if k.arg is None:
+            return _not_computed_marker(call, "**" + expression_text(k.value))
     if len(call.args) > len(params):
         return None
     exprs: dict[str, ast.expr] = {}
@@ -503,7 +523,7 @@ def _bind_args(call: ast.Call, params: tuple[Param, ...], resolve: Resolve) -> t
         if p.name in exprs:
             value = read_constant(exprs[p.name], resolve)
             if isinstance(value, (Opaque, Unreadable)):
-                return None
+                return _not_computed_marker(call, expression_text(exprs[p.name]))
             values.append(value)
         elif p.default is REQUIRED:
             return None
@@ -518,14 +538,15 @@ def marker_from_call(fullname: str, call: ast.Call, resolve: Resolve) -> Marker 
     object's attributes).
 
     None for metadata onellm does not know (the runtime ignores it too), and for a call
-    whose arguments cannot be read from the source.
+    whose arguments do not fit the signature (the runtime's call raises). An argument the
+    source does not let us compute gives a ``NOT_COMPUTED`` refusal (OLT014).
     """
     spec = spec_for_call(fullname)
     if spec is None:
         return None
     values = _bind_args(call, spec.signature, resolve)
-    if values is None:
-        return None
+    if values is None or isinstance(values, Marker):
+        return values
     return spec.reading(values)
 
 

@@ -34,7 +34,6 @@ class Query:
 @tool
 def computed(
     a: int = compute(),  # expect-static: OLT014
-    b: int = 1 + 2,  # expect-static: OLT014
     c: int = LIMIT,  # expect-static: OLT014
     d: int = settings.page,  # expect-static: OLT014
     e: str = str(Color.RED.name),  # expect-static: OLT014

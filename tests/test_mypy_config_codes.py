@@ -48,9 +48,8 @@ OLT006 = (
     "so its schema would never end; break the cycle (for example refer to another item by an id string)  [OLT006]"
 )
 OLT014 = (
-    "main.py:15:5: error: Tool 'walk': Parameter 'depth': the default value cannot be read from the source, "
-    "so the static schema could differ from the runtime's; use a literal, an enum member, or a module or class "
-    "constant  [OLT014]"
+    "main.py:15:5: error: Tool 'walk': Parameter 'depth': the default value 'compute()' cannot be computed from "
+    "the source, so the static schema could differ from the runtime's; use a literal or a constant  [OLT014]"
 )
 OLT002 = (
     "main.py:16:5: error: Tool 'walk': Parameter 'extra': 'Any' has no schema; use a concrete type, "

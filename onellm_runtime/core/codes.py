@@ -23,6 +23,6 @@ CODES: dict[str, str] = {
     "OLT011": "naming is something other than 'camelCase' or None",
     "OLT012": "A union of records has no usable discriminator",
     "OLT013": "An annotation does not fit its type",
-    "OLT014": "A default value that would be written cannot be read from the source",
+    "OLT014": "A value that would be written cannot be computed from the source",
     "OLT015": "A parameter is named 'invocationMode' on a tool whose invocation_mode is 'model_choice'",
 }

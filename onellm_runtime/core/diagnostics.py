@@ -18,6 +18,7 @@ from .model import (
     Annotated,
     ArrayType,
     ClassModel,
+    Default,
     EnumType,
     JsonType,
     LiteralType,
@@ -305,14 +306,17 @@ def _walk_type(node: TypeNode, w: _Walk) -> None:
     _walk(node, "", w)
 
 
-def _default_findings(node: TypeNode, default_state: str, w: _Walk, path: str) -> None:
-    if default_state == "unreadable" and rules.is_writable_type(node):
-        w.add(
-            "OLT014",
-            path,
-            "the default value cannot be read from the source, so the static schema could differ from the runtime's; "
-            "use a literal, an enum member, or a module or class constant",
-        )
+def not_computed_text(what: str) -> str:
+    """OLT014's problem: ``what`` (which names the expression) cannot be computed, and the fix."""
+    return (
+        f"{what} cannot be computed from the source, so the static schema could differ from the runtime's; "
+        "use a literal or a constant"
+    )
+
+
+def _default_findings(node: TypeNode, default: Default, w: _Walk, path: str) -> None:
+    if default.state == "unreadable" and rules.is_writable_type(node):
+        w.add("OLT014", path, not_computed_text(f"the default value {default.expression or '<expression>'!r}"))
 
 
 def _record_defaults(node: TypeNode, path: str, w: _Walk, seen: set[int]) -> None:
@@ -335,7 +339,7 @@ def _record_defaults(node: TypeNode, path: str, w: _Walk, seen: set[int]) -> Non
 def _record_default_fields(t: Record, path: str, w: _Walk, seen: set[int]) -> None:
     for f in t.fields:
         fpath = _join(path, f"field '{f.name}'")
-        _default_findings(f.type, f.default.state, w, fpath)
+        _default_findings(f.type, f.default, w, fpath)
         _record_defaults(f.type, fpath, w, seen)
 
 
@@ -403,7 +407,7 @@ def _param_findings(tool: ToolModel, p: Param) -> list[tuple[str, str, str]]:
         )
         return w.found
     _walk_type(p.type, w)
-    _default_findings(p.type, p.default.state, w, "")
+    _default_findings(p.type, p.default, w, "")
     _record_defaults(p.type, "", w, set())
     if not w.found and not tool.class_type_params:  # (a type variable of the class finds nothing there)
         _remember_clean(p.type)
@@ -447,6 +451,8 @@ def _function_findings(tool: ToolModel, name: str) -> list[tuple[str, str]]:
         found.append(
             ("OLT011", f"naming={tool.options.naming!r} is not supported; use naming='camelCase' or leave it out")
         )
+    for option, expression in tool.not_computed:
+        found.append(("OLT014", _option_not_computed(option, expression)))
     if tool.class_type_params:
         found.append(
             (
@@ -456,6 +462,16 @@ def _function_findings(tool: ToolModel, name: str) -> list[tuple[str, str]]:
             )
         )
     return found
+
+
+def _option_not_computed(option: str, expression: str) -> str:
+    """OLT014 for a ``@tool(...)``/``Tool.create(...)`` option (``option`` is empty for ``*args``/``**kwargs``)."""
+    if not option:
+        return (
+            f"the options {expression!r} cannot be computed from the source, so the static schema could differ "
+            "from the runtime's; pass each option by its keyword, with a literal or a constant"
+        )
+    return not_computed_text(f"option '{option}': the value {expression!r}")
 
 
 def _plainly_fine(tool: ToolModel) -> bool:

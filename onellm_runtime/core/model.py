@@ -326,11 +326,13 @@ class Default:
     str, int, float, bool, or an enum member's name), ``"null"`` (a ``None`` default:
     nothing written), ``"opaque"`` (some other default: optional, nothing written), or
     ``"unreadable"`` (static only: an expression the source does not let us evaluate;
-    OLT014 when the type would have its default written).
+    OLT014 when the type would have its default written, naming ``expression``).
     """
 
     state: L["none", "value", "null", "opaque", "unreadable"]
     value: str | int | float | bool | None = None
+    #: An unreadable default's expression as written (cut short), which its OLT014 names.
+    expression: str | None = field(default=None, compare=False)
 
     @property
     def present(self) -> bool:
@@ -418,6 +420,9 @@ class ToolModel:
     misapplied_to: str | None = None
     #: A lambda has no usable name (OLT008 unless ``name=`` is given).
     is_lambda: bool = False
+    #: Static only: the options given by an expression the source does not let us compute,
+    #: as (option, expression as written) pairs (OLT014; ``options`` keeps their defaults).
+    not_computed: tuple[tuple[str, str], ...] = ()
     loc: object = field(default=None, compare=False, repr=False)
 
 

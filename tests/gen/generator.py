@@ -451,7 +451,48 @@ class Gen:
         raise AssertionError(kind)
 
     def int_defaults(self, m: Mod) -> list[Dflt]:
-        return [Dflt("5", "value", 5), Dflt("-3", "value", -3), Dflt("0", "value", 0)] + self.const_defaults(m, "int")
+        return (
+            [Dflt("5", "value", 5), Dflt("-3", "value", -3), Dflt("0", "value", 0)]
+            + self.const_defaults(m, "int")
+            + self.computed_defaults(m, "int")
+        )
+
+    def computed_defaults(self, m: Mod, shape: str) -> list[Dflt]:
+        """Defaults both sides compute: arithmetic, string ``+`` and f-strings, of literals and of a
+        module constant (the contract's "Values in markers, defaults, options and enum members")."""
+        if not self.chance(0.3):
+            return []
+        name = f"{shape.upper()}_BASE_{self.uid()}"
+        if shape == "int":
+            base = self.rng.randint(-20, 20)
+            m.consts.append(f"{name} = {base} * 3")
+            a, b = self.rng.randint(1, 9), self.rng.randint(1, 9)
+            return [
+                Dflt(f"{name} // {a} - {b}", "value", base * 3 // a - b),
+                Dflt(f"-{name} % {a} + {b} * 2", "value", -(base * 3) % a + b * 2),
+            ]
+        word = self.pick(WORDS)
+        m.consts.append(f'{name} = "{word}" + "-"')
+        n = self.rng.randint(0, 999)
+        return [
+            Dflt(f'{name} + "x"', "value", f"{word}-x"),
+            Dflt(f'f"{{{name}!r}}:{{{n}:>5}}"', "value", f"{word + '-'!r}:{n:>5}"),
+        ]
+
+    def computed_text(self, m: Mod | None, text: str) -> str:
+        """An expression whose value is ``text`` (plain words): ``+`` of literals, an f-string with
+        a format spec, or (given the module that will hold it) ``+`` and f-strings of a constant."""
+        head, _, tail = text.partition(" ")
+        which = self.pick(["plus", "fstring", "const_plus"])
+        if which == "plus" or not tail:
+            return f'"{head}" + "{" " + tail if tail else ""}"'
+        if m is None:
+            return f'f"{{{head!r}:<{len(head)}}} {tail}"'
+        name = f"TEXT_{self.uid()}"
+        m.consts.append(f'{name} = "{head}"')
+        if which == "fstring":
+            return f'f"{{{name}:<{len(head)}}} {tail}"'
+        return f'{name} + " " + "{tail}"'
 
     def str_defaults(self, m: Mod) -> list[Dflt]:
         return [
@@ -460,7 +501,7 @@ class Gen:
             Dflt("'a \"b\" c'", "value", 'a "b" c'),
             Dflt('"line\\nbreak"', "value", "line\nbreak"),
             Dflt('"caf\\u00e9"', "value", "caf\u00e9"),
-        ] + self.const_defaults(m, "str")
+        ] + self.const_defaults(m, "str") + self.computed_defaults(m, "str")
 
     def const_defaults(self, m: Mod, shape: str) -> list[Dflt]:
         """Module constants of this shape, visible from ``m`` (made on demand)."""
@@ -739,6 +780,7 @@ class Gen:
             ]
             if s != "int":
                 out.append(("Range(0.5, 2.5)", put(minimum=0.5, maximum=2.5)))
+            out.append(self.computed_range(lo, hi, put))
         if is_array:
             # a set of a two-member enum cannot have 3 distinct items: keep sets' minimum at 1
             n = self.rng.randint(0, 1 if s == "set" else 3)
@@ -751,6 +793,13 @@ class Gen:
                 (f"at.Len({n}, {hi})", put(minItems=n, maxItems=hi)),
             ]
         return out
+
+    def computed_range(
+        self, lo: int, hi: int, put: Callable[..., Callable[[Frag], None]]
+    ) -> tuple[str, Callable[[Frag], None]]:
+        """``Range`` with bounds given by arithmetic (``Range(0, 10*100)`` in the peers' examples)."""
+        k = self.rng.randint(2, 9)
+        return (f"Range({lo} * {k} // {k}, ({hi} - 1) + 1)", put(minimum=lo, maximum=hi))
 
     def annotated(self, inner: Ty, m: Mod, allow_description: bool = True) -> Ty:
         """``Annotated[inner, ...]`` with markers that fit, maybe a description, maybe unknown metadata."""
@@ -777,7 +826,8 @@ class Gen:
             which = self.pick(["Description", "Doc", "both"])
             text = self.words(1, 4).capitalize() + "."
             if which == "Description":
-                metas.append(f'Description("{text}")')
+                written = self.computed_text(None, text) if self.chance(0.3) else f'"{text}"'
+                metas.append(f"Description({written})")
                 desc = text
             elif which == "Doc":
                 metas.append(f'Doc("{text}")')
@@ -1563,7 +1613,8 @@ class Gen:
         explicit_desc: str | None = None
         if self.chance(0.15):
             explicit_desc = self.words(2, 5)
-            decorator_args.append(f'description="{explicit_desc}"')
+            written = self.computed_text(m, explicit_desc) if self.chance(0.4) else f'"{explicit_desc}"'
+            decorator_args.append(f"description={written}")
         naming: str | None = None
         if self.chance(0.25):
             naming = "camelCase"
@@ -1826,9 +1877,9 @@ class Gen:
             m.consts.append(f"{c} = 1\n{c} = 2")
             return ParamSpec(name, None, self.scalar_of("int"), default=Dflt(c, "unreadable", 2), static=["OLT014"])
         if which == "expr":
-            c = f"SUM_{self.uid()}"
-            m.consts.append(f"{c} = 2 + 3")
-            return ParamSpec(name, None, self.scalar_of("int"), default=Dflt(c, "unreadable", 5), static=["OLT014"])
+            c = f"POWER_{self.uid()}"
+            m.consts.append(f"{c} = 2 ** 3")  # ``**`` is not in the contract's operators
+            return ParamSpec(name, None, self.scalar_of("int"), default=Dflt(c, "unreadable", 8), static=["OLT014"])
         if which == "enum_index":
             e = self.enum(m)
             ref = e.ref(m)
