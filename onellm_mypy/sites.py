@@ -493,7 +493,7 @@ def refused_call_findings(
         call_ast = fn_ast.decorator_list[next(k for k, d in enumerate(decos) if d is call)]
     cls = method_info(func)
     scope = Scope(module, cls, False, cls is not None)
-    options = _read_options(fe, call_ast if isinstance(call_ast, ast.Call) else None, 0, scope)
+    options, _ = _read_options(fe, call_ast if isinstance(call_ast, ast.Call) else None, 0, scope)
     name = options.name if isinstance(options.name, str) else rules.snake_case(func.name)
     found: list[tuple[str, str]] = []
     if _positional_str(call):
