@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from operator import methodcaller
 from types import MappingProxyType
 
 from .caches import BoundedCache
@@ -484,6 +485,68 @@ def _parse_simple(doc: str) -> ParsedDocstring | None:
 #: The empty mapping of a docstring with no entries of a kind (read-only, so one serves all).
 _NO_ENTRIES: Mapping[str, str] = _frozen({})
 
+#: The ``_SIMPLE`` headers ``_parse_plain`` takes, as written.
+_PLAIN_HEADERS = frozenset(("Args", "Arguments", "Parameters", "Params"))
+
+#: ``line.split(": ", 1)``, called from C by ``map``: a name and its text, or one piece.
+_split_entry: Callable[[str], list[str]] = methodcaller("split", ": ", 1)
+
+
+def _parse_plain(doc: str) -> ParsedDocstring | None:
+    """``_parse_simple(doc)`` for the plainest of its docstrings, else None: each entry
+    ``name: text`` on one line, the name an ASCII identifier, the text already flat (single
+    spaces, no other whitespace, no backquote), no name twice, no blank line between entries.
+
+    Read with string methods only, none of them per character in Python and none a match
+    per line: the first colon is the header's (the summary has none), and the entries are
+    the pieces between the line breaks followed by the entries' indentation. Anything else
+    returns None, for ``_parse_simple`` to read.
+    """
+    colon = doc.find(":")
+    start = doc.rfind("\n", 0, colon) + 1 if colon > 0 else 0
+    if start == 0:  # no colon, or the header on the first line
+        return None
+    header = doc[start:colon]
+    name = header.lstrip(" ")
+    if name not in _PLAIN_HEADERS:
+        return None
+    summary = doc[: start - 1]
+    if "\t" in summary or "\r" in summary or "---" in summary or "===" in summary:
+        return None  # what cleaning or an underline would change: _parse_simple's own refusals
+    end = doc.find("\n", colon)
+    if end < 0 or doc[colon + 1 : end].strip(" "):  # only spaces may follow the header
+        return None
+    # The entries: from that line break, split at each line break followed by the first
+    # entry's indentation (deeper than the header's); the blank lines at the end (the
+    # closing quotes' indentation) belong to no entry.
+    probe = doc[end + 1 : end + 81]
+    depth = len(probe) - len(probe.lstrip(" "))
+    if depth == len(probe) or depth <= len(header) - len(name):
+        return None
+    lines = doc[end:].rstrip(" \n").split(doc[end : end + 1 + depth])
+    if lines[0] or len(lines) < 2:
+        return None
+    try:
+        params: dict[str, str] = dict(map(_split_entry, lines[1:]))
+    except ValueError:  # a line with no ': ' (a name's or a continuation's)
+        return None
+    if len(params) != len(lines) - 1 or not all(map(str.isidentifier, params)):
+        return None  # a name twice (the first wins), or a head that is no plain name
+    texts = " | ".join(params.values())
+    # Each text flat and not empty: a text with a space at an edge, a run of spaces, or none
+    # at all puts two spaces together (or one at an edge) in the joined texts, and every
+    # whitespace character but the space (line breaks included) is unprintable.
+    if (
+        "  " in texts
+        or texts[0] == " "
+        or texts[-1] == " "
+        or "`" in texts
+        or not texts.isprintable()
+        or not " ".join(params).isascii()
+    ):
+        return None
+    return ParsedDocstring(flatten(summary), _frozen(params), _NO_ENTRIES, None)
+
 
 def _parse_lines(doc: str) -> ParsedDocstring:
     """The parser: every style, line by line."""
@@ -561,7 +624,9 @@ def parse_docstring(doc: str | None) -> ParsedDocstring:
     if not isinstance(doc, str) or not doc or doc.isspace():  # (not doc.strip(), without the copy)
         return ParsedDocstring()
     try:
-        simple = _parse_simple(doc)
+        simple = _parse_plain(doc)
+        if simple is None:
+            simple = _parse_simple(doc)
         return simple if simple is not None else _parse_lines(doc)
     except Exception:  # pragma: no cover - a parser bug must not break a tool
         return ParsedDocstring()
