@@ -8,6 +8,7 @@ agree, and that what is cached is never shared where a caller could change it.
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import sys
 import textwrap
@@ -18,7 +19,18 @@ import pytest
 
 from onellm_runtime import Tool, ToolDefinitionError
 from onellm_runtime.core.docstrings import _parse_lines, _parse_plain, _parse_simple, parse_docstring
-from onellm_runtime.core.model import Param, Returns, Scalar, ScalarKind, ToolModel
+from onellm_runtime.core.model import (
+    ArrayType,
+    Default,
+    EnumType,
+    Nullable,
+    Param,
+    Returns,
+    Scalar,
+    ScalarKind,
+    ToolModel,
+    TypeNode,
+)
 from onellm_runtime.core.options import DEFAULT_OPTIONS
 
 # --- the one-match docstring reading agrees with the line-by-line parser ------------------
@@ -248,6 +260,27 @@ def _visit(spot: Spot, note: Optional[str] = None) -> str:
         note: Anything to add.
     """
     return spot.name
+
+
+# --- a documented property written with its description in place -----------------------
+
+_DESCRIBED_NODES = [
+    *[pytest.param(Scalar(kind), id=f"scalar-{kind.name}") for kind in ScalarKind],
+    *[pytest.param(Nullable(Scalar(kind)), id=f"optional-{kind.name}") for kind in ScalarKind],
+    pytest.param(Scalar(ScalarKind.INT, -(2**31), 2**31 - 1, "Int32"), id="int32"),
+    pytest.param(Nullable(Scalar(ScalarKind.INT, -(2**31), 2**31 - 1, "Int32")), id="optional-int32"),
+    pytest.param(EnumType("Colour", ("RED", "GREEN")), id="enum"),
+    pytest.param(Nullable(EnumType("Colour", ("RED", "GREEN"))), id="optional-enum"),
+    pytest.param(ArrayType(Scalar(ScalarKind.STR)), id="list"),
+]
+
+
+@pytest.mark.parametrize("node", _DESCRIBED_NODES)
+def test_a_documented_property_is_the_fragment_with_its_description(node: TypeNode) -> None:
+    from onellm_runtime.core import schema
+
+    expected = json.dumps(schema._with_description(schema.fragment(node, None), "The text."))
+    assert json.dumps(schema._property(node, None, "The text.", Default("none"))) == expected
 
 
 def test_tools_sharing_a_record_get_schemas_they_can_change_alone() -> None:

@@ -51,9 +51,13 @@ def _frozen(items: dict[str, str]) -> Mapping[str, str]:
     return MappingProxyType(items)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParsedDocstring:
-    """What a docstring says, each text already flattened."""
+    """What a docstring says, each text already flattened.
+
+    Slotted: the parse cache keeps one per docstring text, and an instance dict would be
+    one more object for the collector to walk per tool.
+    """
 
     summary: str = ""
     params: Mapping[str, str] = field(default_factory=lambda: _frozen({}))
@@ -68,12 +72,20 @@ class ParsedDocstring:
         returns: str | None = None,
     ) -> None:
         # Written out (the frozen dataclass's own calls object.__setattr__ per field, and
-        # every tool parses a docstring of its own): the same fields and defaults.
-        d = self.__dict__
-        d["summary"] = summary
-        d["params"] = _frozen({}) if params is None else params
-        d["attributes"] = _frozen({}) if attributes is None else attributes
-        d["returns"] = returns
+        # every tool parses a docstring of its own): the slots' own setters, the same
+        # fields and defaults.
+        _SET_SUMMARY(self, summary)
+        _SET_PARAMS(self, _frozen({}) if params is None else params)
+        _SET_ATTRIBUTES(self, _frozen({}) if attributes is None else attributes)
+        _SET_RETURNS(self, returns)
+
+
+# The slots' descriptors set a field past the frozen class's __setattr__, as
+# object.__setattr__ would, without looking the attribute up by name.
+_SET_SUMMARY: Callable[[ParsedDocstring, str], None] = ParsedDocstring.__dict__["summary"].__set__
+_SET_PARAMS: Callable[[ParsedDocstring, Mapping[str, str]], None] = ParsedDocstring.__dict__["params"].__set__
+_SET_ATTRIBUTES: Callable[[ParsedDocstring, Mapping[str, str]], None] = ParsedDocstring.__dict__["attributes"].__set__
+_SET_RETURNS: Callable[[ParsedDocstring, str | None], None] = ParsedDocstring.__dict__["returns"].__set__
 
 
 # --- sections --------------------------------------------------------------
@@ -485,8 +497,8 @@ def _parse_simple(doc: str) -> ParsedDocstring | None:
 #: The empty mapping of a docstring with no entries of a kind (read-only, so one serves all).
 _NO_ENTRIES: Mapping[str, str] = _frozen({})
 
-#: The ``_SIMPLE`` headers ``_parse_plain`` takes, as written.
-_PLAIN_HEADERS = frozenset(("Args", "Arguments", "Parameters", "Params"))
+#: The ``_SIMPLE`` header lines ``_parse_plain`` takes, as written (less indentation and trailing spaces).
+_PLAIN_HEADERS = frozenset(("Args:", "Arguments:", "Parameters:", "Params:"))
 
 #: ``line.split(": ", 1)``, called from C by ``map``: a name and its text, or one piece.
 _split_entry: Callable[[str], list[str]] = methodcaller("split", ": ", 1)
@@ -497,55 +509,46 @@ def _parse_plain(doc: str) -> ParsedDocstring | None:
     ``name: text`` on one line, the name an ASCII identifier, the text already flat (single
     spaces, no other whitespace, no backquote), no name twice, no blank line between entries.
 
-    Read with string methods only, none of them per character in Python and none a match
-    per line: the first colon is the header's (the summary has none), and the entries are
-    the pieces between the line breaks followed by the entries' indentation. Anything else
-    returns None, for ``_parse_simple`` to read.
+    Read with a few string methods over the whole text, none per character in Python and
+    no match per line: the first colon is the header's (the summary has none), and the
+    entries are the pieces between the line breaks followed by the entries' indentation.
+    Anything else returns None, for ``_parse_simple`` to read.
     """
     colon = doc.find(":")
-    start = doc.rfind("\n", 0, colon) + 1 if colon > 0 else 0
-    if start == 0:  # no colon, or the header on the first line
-        return None
-    header = doc[start:colon]
-    name = header.lstrip(" ")
-    if name not in _PLAIN_HEADERS:
-        return None
-    summary = doc[: start - 1]
-    if "\t" in summary or "\r" in summary or "---" in summary or "===" in summary:
-        return None  # what cleaning or an underline would change: _parse_simple's own refusals
+    start = doc.rfind("\n", 0, colon) if colon > 0 else -1
     end = doc.find("\n", colon)
-    if end < 0 or doc[colon + 1 : end].strip(" "):  # only spaces may follow the header
+    if start < 0 or end < 0:  # no colon, the header on the first line, or no line after it
         return None
-    # The entries: from that line break, split at each line break followed by the first
-    # entry's indentation (deeper than the header's); the blank lines at the end (the
-    # closing quotes' indentation) belong to no entry.
+    header = doc[start + 1 : end]
+    name = header.lstrip(" ")
+    if name.rstrip(" ") not in _PLAIN_HEADERS:
+        return None
+    if "\t" in doc or "\r" in doc or doc.find("---", 0, start) >= 0 or doc.find("===", 0, start) >= 0:
+        return None  # what cleaning or an underline in the summary would change: _parse_simple's refusals
+    # The entries: after the first entry's indentation (deeper than the header's), the text
+    # up to the blank lines at the end (the closing quotes' indentation), cut at each line
+    # break followed by that indentation.
     probe = doc[end + 1 : end + 81]
     depth = len(probe) - len(probe.lstrip(" "))
     if depth == len(probe) or depth <= len(header) - len(name):
         return None
-    lines = doc[end:].rstrip(" \n").split(doc[end : end + 1 + depth])
-    if lines[0] or len(lines) < 2:
+    sep = doc[end : end + 1 + depth]
+    body = doc[end + 1 + depth : len(doc.rstrip(" \n"))]
+    # Every text flat and not empty, checked on the whole: with each cut made a single
+    # " | ", a line break left (a line at another indentation, a blank line) or any other
+    # whitespace character is unprintable, and a text with a space at an edge, a run of
+    # spaces, a line indented deeper or an empty text puts two spaces together.
+    joined = body.replace(sep, " | ")
+    if not joined.isprintable() or "  " in joined or "`" in joined:
         return None
+    lines = body.split(sep)
     try:
-        params: dict[str, str] = dict(map(_split_entry, lines[1:]))
-    except ValueError:  # a line with no ': ' (a name's or a continuation's)
+        params: dict[str, str] = dict(map(_split_entry, lines))
+    except ValueError:  # a line with no ': '
         return None
-    if len(params) != len(lines) - 1 or not all(map(str.isidentifier, params)):
+    if len(params) != len(lines) or not all(map(str.isidentifier, params)) or not " ".join(params).isascii():
         return None  # a name twice (the first wins), or a head that is no plain name
-    texts = " | ".join(params.values())
-    # Each text flat and not empty: a text with a space at an edge, a run of spaces, or none
-    # at all puts two spaces together (or one at an edge) in the joined texts, and every
-    # whitespace character but the space (line breaks included) is unprintable.
-    if (
-        "  " in texts
-        or texts[0] == " "
-        or texts[-1] == " "
-        or "`" in texts
-        or not texts.isprintable()
-        or not " ".join(params).isascii()
-    ):
-        return None
-    return ParsedDocstring(flatten(summary), _frozen(params), _NO_ENTRIES, None)
+    return ParsedDocstring(flatten(doc[:start]), MappingProxyType(params), _NO_ENTRIES, None)
 
 
 def _parse_lines(doc: str) -> ParsedDocstring:

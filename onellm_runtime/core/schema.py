@@ -180,18 +180,18 @@ def _described(node: TypeNode, naming: str | None, doc: str) -> Schema:
     The commonest documented types (a scalar, an optional scalar, an enum) are written
     with the description in its place at once, rather than written and then copied.
     """
-    kind = type(node)
-    if kind is Scalar and node.minimum is None:
-        frag = _DESCRIBED[node.kind].copy()  # (a copy: the table is not changed)
-        frag["description"] = doc  # the key is in its place already: setting it keeps the order
-        return frag
-    if kind is Nullable:
+    if type(node) is Scalar:
+        if node.minimum is None:
+            frag = _DESCRIBED[node.kind].copy()  # (a copy: the table is not changed)
+            frag["description"] = doc  # the key is in its place already: setting it keeps the order
+            return frag
+    elif type(node) is Nullable:
         inner = node.inner
         if type(inner) is Scalar and inner.minimum is None:  # fragment's own _nullable(scalar) path
             frag = _DESCRIBED[inner.kind].copy()
             frag["description"] = doc
             return _nullable(frag)  # changes the type's value only: no key moves
-    elif kind is EnumType:
+    elif type(node) is EnumType:
         return {"type": "string", "description": doc, "enum": list(node.members)}
     frag = fragment(node, naming)
     return frag if "description" in frag else _with_description(frag, doc)
