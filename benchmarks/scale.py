@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import itertools
+import marshal
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -84,6 +85,25 @@ def _per_tool(b: Builder, n: int, gc_on: bool) -> Callable[[], float]:
     return sample
 
 
+def _copies_per_tool(b: Builder, n: int) -> Callable[[], float]:
+    """The floor under the GC-on figure: as many tools' schemas kept, but loaded from
+    ``marshal`` copies of schemas built once (the same dicts and lists, so the same objects
+    for the collector to walk), beside as many fresh functions: what keeping the results
+    alone costs, at C speed, with no build."""
+    frozen = [marshal.dumps(b.build(fn)) for _, fn in shapes.BUILD_SHAPES]
+
+    def sample() -> float:
+        fns = _functions(n)
+        gc.collect()
+        start = time.process_time()
+        kept = [marshal.loads(frozen[i % len(frozen)]) for i in range(n)]
+        seconds = time.process_time() - start
+        del kept, fns
+        return seconds * 1e9 / n
+
+    return sample
+
+
 def sizes(smoke: bool) -> tuple[int, int]:
     return (20, 200) if smoke else (1_000, 50_000)
 
@@ -102,6 +122,10 @@ def _label(n: int, gc_on: bool) -> str:
     return f"onellm, {n:,} tools, " + ("GC on" if gc_on else "GC paused")
 
 
+def _copy_label(n: int) -> str:
+    return f"reference: the same schemas copied, {n:,} kept, GC on"
+
+
 def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
     small, large = sizes(smoke)
     found, skipped = builders(peers)
@@ -114,6 +138,8 @@ def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
         Entry(_label(large, True), _per_tool(onellm, large, True)),
         Entry(_label(small, False), _per_tool(onellm, small, False), base=_label(small, True)),
         Entry(_label(large, False), _per_tool(onellm, large, False), base=_label(small, False)),
+        Entry(_copy_label(small), _copies_per_tool(onellm, small), base=_label(small, True)),
+        Entry(_copy_label(large), _copies_per_tool(onellm, large), base=_copy_label(small)),
     ]
     for b in found[1:]:
         entries.append(Entry(f"{b.label}, {small:,} tools, GC on", _per_tool(b, small, True)))
@@ -161,6 +187,21 @@ def show(report: Report, results: Results, smoke: bool) -> None:
     report.print()
     report.print(f"  per-tool time at {large:,} / at {small:,}, collector on: {spread(on)} (1.00 = perfectly linear)")
     report.print(f"  the same with the collector paused: {spread(off)}")
+    t = results.table("scale", "time per tool")
+    pairs = [
+        (None if t is None else t.figure(a), None if t is None else t.figure(b))
+        for a, b in ((_label(small, True), _label(large, True)), (_copy_label(small), _copy_label(large)))
+    ]
+    if all(a is not None and b is not None for a, b in pairs):
+        (a, b), (c, d) = pairs
+        assert a is not None and b is not None and c is not None and d is not None
+        grown = [(y - x) / 1000 for x, y in zip(a.samples, b.samples)]
+        floor = [(y - x) / 1000 for x, y in zip(c.samples, d.samples)]
+        report.print(
+            f"  per-tool time added at {large:,} tools, collector on: onellm {spread(grown, unit=' us')};"
+            f" keeping the copied schemas alone {spread(floor, unit=' us')} (the collector's full passes"
+            " over the kept results and the functions, whoever built the results)"
+        )
     memory: dict[str, float] = results.once.get("scale_memory_kib", {})
     if memory:
         report.print()

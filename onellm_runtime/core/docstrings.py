@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from operator import methodcaller
 from types import MappingProxyType
 
 from .caches import BoundedCache
@@ -50,9 +51,13 @@ def _frozen(items: dict[str, str]) -> Mapping[str, str]:
     return MappingProxyType(items)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParsedDocstring:
-    """What a docstring says, each text already flattened."""
+    """What a docstring says, each text already flattened.
+
+    Slotted: the parse cache keeps one per docstring text, and an instance dict would be
+    one more object for the collector to walk per tool.
+    """
 
     summary: str = ""
     params: Mapping[str, str] = field(default_factory=lambda: _frozen({}))
@@ -67,12 +72,20 @@ class ParsedDocstring:
         returns: str | None = None,
     ) -> None:
         # Written out (the frozen dataclass's own calls object.__setattr__ per field, and
-        # every tool parses a docstring of its own): the same fields and defaults.
-        d = self.__dict__
-        d["summary"] = summary
-        d["params"] = _frozen({}) if params is None else params
-        d["attributes"] = _frozen({}) if attributes is None else attributes
-        d["returns"] = returns
+        # every tool parses a docstring of its own): the slots' own setters, the same
+        # fields and defaults.
+        _SET_SUMMARY(self, summary)
+        _SET_PARAMS(self, _frozen({}) if params is None else params)
+        _SET_ATTRIBUTES(self, _frozen({}) if attributes is None else attributes)
+        _SET_RETURNS(self, returns)
+
+
+# The slots' descriptors set a field past the frozen class's __setattr__, as
+# object.__setattr__ would, without looking the attribute up by name.
+_SET_SUMMARY: Callable[[ParsedDocstring, str], None] = ParsedDocstring.__dict__["summary"].__set__
+_SET_PARAMS: Callable[[ParsedDocstring, Mapping[str, str]], None] = ParsedDocstring.__dict__["params"].__set__
+_SET_ATTRIBUTES: Callable[[ParsedDocstring, Mapping[str, str]], None] = ParsedDocstring.__dict__["attributes"].__set__
+_SET_RETURNS: Callable[[ParsedDocstring, str | None], None] = ParsedDocstring.__dict__["returns"].__set__
 
 
 # --- sections --------------------------------------------------------------
@@ -484,6 +497,59 @@ def _parse_simple(doc: str) -> ParsedDocstring | None:
 #: The empty mapping of a docstring with no entries of a kind (read-only, so one serves all).
 _NO_ENTRIES: Mapping[str, str] = _frozen({})
 
+#: The ``_SIMPLE`` header lines ``_parse_plain`` takes, as written (less indentation and trailing spaces).
+_PLAIN_HEADERS = frozenset(("Args:", "Arguments:", "Parameters:", "Params:"))
+
+#: ``line.split(": ", 1)``, called from C by ``map``: a name and its text, or one piece.
+_split_entry: Callable[[str], list[str]] = methodcaller("split", ": ", 1)
+
+
+def _parse_plain(doc: str) -> ParsedDocstring | None:
+    """``_parse_simple(doc)`` for the plainest of its docstrings, else None: each entry
+    ``name: text`` on one line, the name an ASCII identifier, the text already flat (single
+    spaces, no other whitespace, no backquote), no name twice, no blank line between entries.
+
+    Read with a few string methods over the whole text, none per character in Python and
+    no match per line: the first colon is the header's (the summary has none), and the
+    entries are the pieces between the line breaks followed by the entries' indentation.
+    Anything else returns None, for ``_parse_simple`` to read.
+    """
+    colon = doc.find(":")
+    start = doc.rfind("\n", 0, colon) if colon > 0 else -1
+    end = doc.find("\n", colon)
+    if start < 0 or end < 0:  # no colon, the header on the first line, or no line after it
+        return None
+    header = doc[start + 1 : end]
+    name = header.lstrip(" ")
+    if name.rstrip(" ") not in _PLAIN_HEADERS:
+        return None
+    if "\t" in doc or "\r" in doc or doc.find("---", 0, start) >= 0 or doc.find("===", 0, start) >= 0:
+        return None  # what cleaning or an underline in the summary would change: _parse_simple's refusals
+    # The entries: after the first entry's indentation (deeper than the header's), the text
+    # up to the blank lines at the end (the closing quotes' indentation), cut at each line
+    # break followed by that indentation.
+    probe = doc[end + 1 : end + 81]
+    depth = len(probe) - len(probe.lstrip(" "))
+    if depth == len(probe) or depth <= len(header) - len(name):
+        return None
+    sep = doc[end : end + 1 + depth]
+    body = doc[end + 1 + depth : len(doc.rstrip(" \n"))]
+    # Every text flat and not empty, checked on the whole: with each cut made a single
+    # " | ", a line break left (a line at another indentation, a blank line) or any other
+    # whitespace character is unprintable, and a text with a space at an edge, a run of
+    # spaces, a line indented deeper or an empty text puts two spaces together.
+    joined = body.replace(sep, " | ")
+    if not joined.isprintable() or "  " in joined or "`" in joined:
+        return None
+    lines = body.split(sep)
+    try:
+        params: dict[str, str] = dict(map(_split_entry, lines))
+    except ValueError:  # a line with no ': '
+        return None
+    if len(params) != len(lines) or not all(map(str.isidentifier, params)) or not " ".join(params).isascii():
+        return None  # a name twice (the first wins), or a head that is no plain name
+    return ParsedDocstring(flatten(doc[:start]), MappingProxyType(params), _NO_ENTRIES, None)
+
 
 def _parse_lines(doc: str) -> ParsedDocstring:
     """The parser: every style, line by line."""
@@ -561,7 +627,9 @@ def parse_docstring(doc: str | None) -> ParsedDocstring:
     if not isinstance(doc, str) or not doc or doc.isspace():  # (not doc.strip(), without the copy)
         return ParsedDocstring()
     try:
-        simple = _parse_simple(doc)
+        simple = _parse_plain(doc)
+        if simple is None:
+            simple = _parse_simple(doc)
         return simple if simple is not None else _parse_lines(doc)
     except Exception:  # pragma: no cover - a parser bug must not break a tool
         return ParsedDocstring()

@@ -168,15 +168,33 @@ def _union(node: UnionType, naming: str | None, explicit: str | None) -> Schema:
 
 
 def _property(node: TypeNode, naming: str | None, doc: str | None, default: Default) -> Schema:
-    if doc is not None and type(node) is Scalar and node.minimum is None:  # the commonest: a documented str ...
-        frag = _with_description(_SCALARS[node.kind], doc)  # (which copies: the table is not changed)
-    else:
-        frag = fragment(node, naming)
-        if doc is not None and "description" not in frag:
-            frag = _with_description(frag, doc)
+    frag = fragment(node, naming) if doc is None else _described(node, naming, doc)
     if default.state == "value":
         frag["default"] = default.value  # the last keyword: appending keeps the order
     return frag
+
+
+def _described(node: TypeNode, naming: str | None, doc: str) -> Schema:
+    """``fragment(node)`` with ``doc`` as its description, unless the fragment has one.
+
+    The commonest documented types (a scalar, an optional scalar, an enum) are written
+    with the description in its place at once, rather than written and then copied.
+    """
+    if type(node) is Scalar:
+        if node.minimum is None:
+            frag = _DESCRIBED[node.kind].copy()  # (a copy: the table is not changed)
+            frag["description"] = doc  # the key is in its place already: setting it keeps the order
+            return frag
+    elif type(node) is Nullable:
+        inner = node.inner
+        if type(inner) is Scalar and inner.minimum is None:  # fragment's own _nullable(scalar) path
+            frag = _DESCRIBED[inner.kind].copy()
+            frag["description"] = doc
+            return _nullable(frag)  # changes the type's value only: no key moves
+    elif type(node) is EnumType:
+        return {"type": "string", "description": doc, "enum": list(node.members)}
+    frag = fragment(node, naming)
+    return frag if "description" in frag else _with_description(frag, doc)
 
 
 def _with_description(frag: Schema, text: str) -> Schema:
@@ -193,6 +211,11 @@ def _with_description(frag: Schema, text: str) -> Schema:
     out["description"] = text
     out.update(frag)  # keys already copied keep their place
     return out
+
+
+#: Each scalar kind's fragment with a ``description`` key in its place (a placeholder value):
+#: a copy with the key set is that fragment described.
+_DESCRIBED: dict[ScalarKind, Schema] = {kind: _with_description(frag, "") for kind, frag in _SCALARS.items()}
 
 
 def record_schema(record: Record, naming: str | None, tag: tuple[str, str] | None = None) -> Schema:
