@@ -88,6 +88,10 @@ def _no_problem(m: Marker) -> str | None:
     return None
 
 
+def _any_type(m: Marker, target: TypeNode, shown: str) -> str | None:
+    return None
+
+
 @dataclass(frozen=True, eq=False)
 class MarkerSpec:
     """One row of the marker table (compared by identity: each row is one object)."""
@@ -113,11 +117,20 @@ class MarkerSpec:
     description_rank: int = 0
     #: The code a problem found by ``check`` is reported with.
     code: Literal["OLT013", "OLT014"] = "OLT013"
+    #: What is wrong with the values on this very type, once the marker fits it (OLT013
+    #: text): an exclusive bound is exact only on an integer type.
+    #: Called with the marker, the type and the type's name as messages write it.
+    on_type: Callable[[Marker, TypeNode, str], str | None] = _any_type
+    #: The marker as its user wrote it, for messages that name what was written (a keyword
+    #: set twice, an exclusive bound): ``Ge``, ``Field(ge=)``. Empty: ``display``.
+    written: str = ""
     #: Reads the arguments back from an instance: its attributes named as the parameters.
     values_of: Callable[[object], tuple[object, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "values_of", _attributes(tuple(p.name for p in self.signature)))
+        if not self.written:
+            object.__setattr__(self, "written", self.display)
 
     def __repr__(self) -> str:
         return f"MarkerSpec({self.static_names[0]!r})"
@@ -215,10 +228,33 @@ def _le(le: object) -> Constraints:
     return _range(None, le)
 
 
-def _interval(gt: object, ge: object, lt: object, le: object) -> Constraints | None:
-    if ge is None and le is None:
-        return None
-    return _range(ge, le)
+def _is_integer(value: object) -> bool:
+    """An integer bound (``True`` is no bound)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _gt(gt: object) -> Constraints:
+    # Exact on an integer type only; anything else is refused by the row's ``on_type``.
+    return Constraints(minimum=cast(int, gt) + 1) if _is_integer(gt) else NO_CONSTRAINTS
+
+
+def _lt(lt: object) -> Constraints:
+    return Constraints(maximum=cast(int, lt) - 1) if _is_integer(lt) else NO_CONSTRAINTS
+
+
+def _interval(gt: object, ge: object, lt: object, le: object) -> Constraints:
+    lo = cast(int, gt) + 1 if _is_integer(gt) else ge
+    hi = cast(int, lt) - 1 if _is_integer(lt) else le
+    return _range(lo, hi)
+
+
+def _text(text: object) -> Constraints:
+    return Constraints(description=cast(str, text))
+
+
+def _string_constraints(*values: object) -> Constraints:
+    _, _, _, _, shortest, longest, pattern, _ = values
+    return Constraints(min_length=_size(shortest), max_length=_size(longest), pattern=cast("str | None", pattern))
 
 
 # -- checks: what each marker asks of its values (run once it fits its type).
@@ -261,6 +297,84 @@ def _sizes_in_order(m: Marker) -> str | None:
     return None
 
 
+def _interval_valid(m: Marker) -> str | None:
+    gt, ge, lt, le = m.values
+    if gt is not None and ge is not None:
+        return f"the minimum is set twice, by Interval(gt=) and Interval(ge=); keep one"
+    if lt is not None and le is not None:
+        return f"the maximum is set twice, by Interval(lt=) and Interval(le=); keep one"
+    return _bounds_in_order(m)
+
+
+def _is_integer_type(target: TypeNode) -> bool:
+    return isinstance(target, Scalar) and target.kind == ScalarKind.INT
+
+
+def _exclusive(*slots: tuple[int, str]) -> Callable[[Marker, TypeNode, str], str | None]:
+    """The ``on_type`` check of a marker with exclusive bounds: at ``index`` of its values,
+    written as ``form`` (``Gt(``, ``Interval(gt=``). ``minimum: n+1`` says ``> n`` exactly
+    only of an integer ``n`` on an integer type, so anything else is refused."""
+
+    def check(m: Marker, target: TypeNode, type_shown: str) -> str | None:
+        for index, form in slots:
+            value = m.values[index]
+            if value is None:
+                continue
+            written = f"{form}{value!r})"
+            if not _is_integer_type(target):
+                return (
+                    f"{written} is an exclusive bound, which is exact only on an integer type, "
+                    f"not on '{type_shown}'; {INCLUSIVE_FIX}"
+                )
+            if not _is_integer(value):
+                return (
+                    f"{written} on '{type_shown}' needs an integer bound (an exclusive bound is exact only as one); "
+                    f"{INCLUSIVE_FIX}"
+                )
+        return None
+
+    return check
+
+
+#: The fix every refused exclusive bound names.
+INCLUSIVE_FIX = "write an inclusive bound with Ge/Le or Range"
+
+_STRING_CONSTRAINTS_READ = frozenset({"min_length", "max_length", "pattern", "strict"})
+_STRING_CONSTRAINTS_ARGS = (
+    "strip_whitespace",
+    "to_upper",
+    "to_lower",
+    "strict",
+    "min_length",
+    "max_length",
+    "pattern",
+    "ascii_only",
+)
+
+
+def _string_constraints_valid(m: Marker) -> str | None:
+    unread = [n for n, v in zip(_STRING_CONSTRAINTS_ARGS, m.values) if v is not None and n not in _STRING_CONSTRAINTS_READ]
+    if unread:
+        named = ", ".join(f"{n}=" for n in unread)
+        return (
+            f"StringConstraints({named}) is not read by onellm (the binder never changes a value); "
+            "remove it, and transform the text in the tool body"
+        )
+    pattern = m.values[6]
+    if pattern is not None and not isinstance(pattern, str):
+        return "StringConstraints(pattern=) must be a string; write the pattern as a string"
+    if pattern is not None:
+        problem = pattern_problem(pattern)
+        if problem is not None:
+            return f"StringConstraints(pattern={pattern!r}) cannot be used: {problem}"
+    shortest, longest = m.values[4], m.values[5]
+    if any(isinstance(v, int) and v < 0 for v in (shortest, longest)):
+        return "StringConstraints needs lengths of 0 or more; fix the bounds"
+    if isinstance(shortest, int) and isinstance(longest, int) and shortest > longest:
+        return f"StringConstraints(min_length={shortest}, max_length={longest}) has its minimum above its maximum; swap the bounds"
+    return None
+
+
 _AT = "annotated_types"
 
 #: The marker table, in the contract's order of the Annotations table. Columns: the name in
@@ -293,21 +407,35 @@ TABLE: tuple[MarkerSpec, ...] = (
     MarkerSpec("Url", (ann.Url,), (), "strings", _url),
     MarkerSpec("JsonName", (ann.JsonName,), (Param("name"),), "record fields", _json_name),
     MarkerSpec("Discriminator", (ann.Discriminator,), (Param("field"),), "record unions", _discriminator),
-    MarkerSpec("Range", (f"{_AT}.Ge",), (Param("ge"),), "numbers", _ge),
-    MarkerSpec("Range", (f"{_AT}.Le",), (Param("le"),), "numbers", _le),
+    MarkerSpec("Range", (f"{_AT}.Ge",), (Param("ge"),), "numbers", _ge, written="Ge"),
+    MarkerSpec("Range", (f"{_AT}.Le",), (Param("le"),), "numbers", _le, written="Le"),
     MarkerSpec(
         "Range",
         (f"{_AT}.Interval",),
         (Param("gt", None), Param("ge", None), Param("lt", None), Param("le", None)),
         "numbers",
         _interval,
-        _bounds_in_order,
+        _interval_valid,
+        on_type=_exclusive((0, "Interval(gt="), (2, "Interval(lt=")),
+        written="Interval",
     ),
     MarkerSpec(
-        "MinLength", (f"{_AT}.MinLen",), (Param("min_length"),), "strings and arrays", _min_length, _sizes_valid
+        "MinLength",
+        (f"{_AT}.MinLen",),
+        (Param("min_length"),),
+        "strings and arrays",
+        _min_length,
+        _sizes_valid,
+        written="MinLen",
     ),
     MarkerSpec(
-        "MaxLength", (f"{_AT}.MaxLen",), (Param("max_length"),), "strings and arrays", _max_length, _sizes_valid
+        "MaxLength",
+        (f"{_AT}.MaxLen",),
+        (Param("max_length"),),
+        "strings and arrays",
+        _max_length,
+        _sizes_valid,
+        written="MaxLen",
     ),
     MarkerSpec(
         "Length",
@@ -316,8 +444,91 @@ TABLE: tuple[MarkerSpec, ...] = (
         "strings and arrays",
         _length,
         _sizes_in_order,
+        written="Len",
+    ),
+    MarkerSpec("Gt", (f"{_AT}.Gt",), (Param("gt"),), "numbers", _gt, on_type=_exclusive((0, "Gt("))),
+    MarkerSpec("Lt", (f"{_AT}.Lt",), (Param("lt"),), "numbers", _lt, on_type=_exclusive((0, "Lt("))),
+    MarkerSpec(
+        "StringConstraints",
+        ("pydantic.types.StringConstraints",),
+        tuple(Param(n, None) for n in _STRING_CONSTRAINTS_ARGS),
+        "strings",
+        _string_constraints,
+        _string_constraints_valid,
     ),
 )
+
+
+def _field_pattern_readable(m: Marker) -> str | None:
+    pattern = m.values[0]
+    if not isinstance(pattern, str):
+        return "Field(pattern=) must be a string; write the pattern as a string"
+    problem = pattern_problem(pattern)
+    return None if problem is None else f"Field(pattern={pattern!r}) cannot be used: {problem}"
+
+
+def _plain_string(name: str) -> Callable[[Marker], str | None]:
+    def check(m: Marker) -> str | None:
+        return None if isinstance(m.values[0], str) else f"{name} must be a plain string; write it as a string"
+
+    return check
+
+
+#: The rows of pydantic ``Field`` arguments that set a keyword (``core.fields`` maps each
+#: argument to its row), never looked up by class: ``Field(ge=1)`` is read as ``Range(1)``
+#: is, named as written in every message.
+FIELD_GE = MarkerSpec("Field(ge=)", (), (Param("ge"),), "numbers", _ge)
+FIELD_LE = MarkerSpec("Field(le=)", (), (Param("le"),), "numbers", _le)
+FIELD_GT = MarkerSpec("Field(gt=)", (), (Param("gt"),), "numbers", _gt, on_type=_exclusive((0, "Field(gt=")))
+FIELD_LT = MarkerSpec("Field(lt=)", (), (Param("lt"),), "numbers", _lt, on_type=_exclusive((0, "Field(lt=")))
+FIELD_MIN_LENGTH = MarkerSpec(
+    "Field(min_length=)", (), (Param("min_length"),), "strings and arrays", _min_length, _sizes_valid
+)
+FIELD_MAX_LENGTH = MarkerSpec(
+    "Field(max_length=)", (), (Param("max_length"),), "strings and arrays", _max_length, _sizes_valid
+)
+FIELD_PATTERN = MarkerSpec("Field(pattern=)", (), (Param("pattern"),), "strings", _pattern, _field_pattern_readable)
+FIELD_DESCRIPTION = MarkerSpec(
+    "Field(description=)",
+    (),
+    (Param("description"),),
+    "any",
+    _text,
+    _plain_string("Field(description=)"),
+    description_rank=2,
+)
+FIELD_ALIAS = MarkerSpec(
+    "Field(alias=)", (), (Param("alias"),), "record fields", _json_name, _plain_string("Field(alias=)")
+)
+FIELD_DISCRIMINATOR = MarkerSpec(
+    "Field(discriminator=)",
+    (),
+    (Param("discriminator"),),
+    "record unions",
+    _discriminator,
+    _plain_string("Field(discriminator=)"),
+)
+FIELD_ROWS: tuple[MarkerSpec, ...] = (
+    FIELD_GE,
+    FIELD_LE,
+    FIELD_GT,
+    FIELD_LT,
+    FIELD_MIN_LENGTH,
+    FIELD_MAX_LENGTH,
+    FIELD_PATTERN,
+    FIELD_DESCRIPTION,
+    FIELD_ALIAS,
+    FIELD_DISCRIMINATOR,
+)
+
+#: A plain string in ``Annotated[T, "text"]``: a description, after ``Description``, ``Doc``
+#: and ``Field(description=)``, before the docstring's entry. Made by ``text_marker``.
+TEXT = MarkerSpec("a plain string", (), (Param("text"),), "any", _text, description_rank=3)
+
+
+def text_marker(text: str) -> Marker:
+    """The marker a plain string in ``Annotated`` metadata is."""
+    return Marker(TEXT, (text,), Constraints(description=text))
 
 
 def _refused(message: object) -> Constraints:
@@ -336,7 +547,7 @@ REFUSED = MarkerSpec("refused", (), (Param("message"),), "any", _refused, _messa
 #: (OLT014, static only: the runtime has the value).
 NOT_COMPUTED = MarkerSpec("not computed", (), (Param("message"),), "any", _refused, _message, code="OLT014")
 
-_ROWS: tuple[MarkerSpec, ...] = (*TABLE, REFUSED, NOT_COMPUTED)
+_ROWS: tuple[MarkerSpec, ...] = (*TABLE, *FIELD_ROWS, TEXT, REFUSED, NOT_COMPUTED)
 
 
 def refusal(message: str, spec: MarkerSpec = REFUSED) -> Marker:
