@@ -52,6 +52,14 @@ __all__ = [
     "REFUSED",
     "NOT_COMPUTED",
     "refusal",
+    "read_metadata",
+    "text_marker",
+    "TEXT",
+    "FIELD_ROWS",
+    "REFUSED_CLASSES",
+    "refused_class",
+    "other_metadata",
+    "INCLUSIVE_FIX",
 ]
 
 
@@ -252,8 +260,16 @@ def _text(text: object) -> Constraints:
     return Constraints(description=cast(str, text))
 
 
-def _string_constraints(*values: object) -> Constraints:
-    _, _, _, _, shortest, longest, pattern, _ = values
+def _string_constraints(
+    strip_whitespace: object,
+    to_upper: object,
+    to_lower: object,
+    strict: object,
+    shortest: object,
+    longest: object,
+    pattern: object,
+    ascii_only: object,
+) -> Constraints:
     return Constraints(min_length=_size(shortest), max_length=_size(longest), pattern=cast("str | None", pattern))
 
 
@@ -553,6 +569,76 @@ _ROWS: tuple[MarkerSpec, ...] = (*TABLE, *FIELD_ROWS, TEXT, REFUSED, NOT_COMPUTE
 def refusal(message: str, spec: MarkerSpec = REFUSED) -> Marker:
     """A metadata item reported with ``message`` (the text after ``Parameter 'x': ``)."""
     return Marker(spec, (message,), NO_CONSTRAINTS)
+
+
+_VALIDATOR_FIX = (
+    "is not run by onellm's binder; validate in the tool body, or use a BaseModel record, whose validators do run"
+)
+_PD = "pydantic"
+
+#: Metadata classes both sides refuse with a fix of their own (by full name), and those
+#: accepted with no meaning on the wire (None): anything else not in the table is refused
+#: naming its type (``other_metadata``).
+REFUSED_CLASSES: dict[str, str | None] = {
+    f"{_AT}.MultipleOf": "MultipleOf is not read by onellm; remove it and check the value in the tool body",
+    f"{_AT}.Predicate": (
+        "Predicate is not read by onellm (no schema keyword says it); remove it and check the value in the tool "
+        "body, or write Range, Length or Pattern"
+    ),
+    f"{_AT}.Timezone": "Timezone is not read by onellm; remove it and check the time zone in the tool body",
+    f"{_AT}.Unit": "Unit is not read by onellm; remove it and name the unit in the description",
+    f"{_PD}.functional_validators.AfterValidator": f"AfterValidator {_VALIDATOR_FIX}",
+    f"{_PD}.functional_validators.BeforeValidator": f"BeforeValidator {_VALIDATOR_FIX}",
+    f"{_PD}.functional_validators.PlainValidator": f"PlainValidator {_VALIDATOR_FIX}",
+    f"{_PD}.functional_validators.WrapValidator": f"WrapValidator {_VALIDATOR_FIX}",
+    f"{_PD}.functional_serializers.PlainSerializer": f"PlainSerializer {_VALIDATOR_FIX}",
+    f"{_PD}.functional_serializers.WrapSerializer": f"WrapSerializer {_VALIDATOR_FIX}",
+    f"{_PD}.json_schema.WithJsonSchema": (
+        "WithJsonSchema is not read by onellm (the schema is written from the type and the annotations the binder "
+        "enforces); remove it"
+    ),
+    f"{_PD}.types.Discriminator": (
+        "pydantic's Discriminator is not read by onellm; write Field(discriminator='field') or onellm's "
+        "Discriminator('field')"
+    ),
+    f"{_PD}.types.Strict": None,  # the binder is strict anyway
+}
+
+
+def other_metadata(type_name: str) -> Marker:
+    """The refusal of a metadata object onellm does not read, naming its type."""
+    return refusal(f"Annotated metadata of type '{type_name}' is not read by onellm; remove it")
+
+
+def refused_class(fullname: str) -> Marker | None:
+    """The refusal of a metadata class's object by the class's full name, or None when it is
+    accepted; KeyError when the class has no row of its own (refused by its type's name)."""
+    message = REFUSED_CLASSES[fullname]
+    return None if message is None else refusal(message)
+
+
+def _class_names(cls: type) -> list[str]:
+    return [f"{c.__module__}.{c.__qualname__}" for c in cls.__mro__]
+
+
+def read_metadata(meta: object) -> tuple[Marker, ...]:
+    """Every marker one ``Annotated`` metadata object is at runtime: a table row's marker, a
+    plain string's description, a pydantic ``Field``'s markers (``core.fields``), or the
+    refusal of anything else, named. Nothing is left out but what sets nothing."""
+    if type(meta) is str:
+        return (text_marker(meta),)
+    found = read_object(meta)
+    if found is not None:
+        return (found,)
+    from . import fields  # fields reads this module's rows
+
+    if fields.is_field_info(meta):
+        return fields.read_field(fields.field_arguments(meta)).markers
+    for name in _class_names(type(meta)):
+        if name in REFUSED_CLASSES:
+            refused = refused_class(name)
+            return () if refused is None else (refused,)
+    return (other_metadata(type(meta).__qualname__),)
 
 
 def _row(index: int) -> MarkerSpec:
