@@ -109,12 +109,6 @@ def _qualname(info: TypeInfo) -> str:
     return info.fullname[len(module) + 1 :] if module and info.fullname.startswith(module + ".") else info.name
 
 
-def _metaclass_name(info: TypeInfo) -> str:
-    """The name of a class object's type (its metaclass), as the runtime sees it."""
-    meta = info.metaclass_type
-    return meta.type.name if meta is not None else "type"
-
-
 def _returned_class(node: object) -> TypeInfo | None:
     """The class a function's call returns, where mypy knows it."""
     if isinstance(node, Decorator):
@@ -624,7 +618,7 @@ class Frontend:
                     continue
                 sym = self.lookup(expr, Scope(scope.module, scope.cls, False, scope.class_names))
                 if isinstance(sym, SymbolTableNode) and isinstance(sym.node, TypeInfo):
-                    return (markers.other_metadata(_metaclass_name(sym.node)),)
+                    return (markers.class_as_metadata(_qualname(sym.node)),)
             return self._meta_value(expr, scope)
         return ()
 

@@ -158,12 +158,12 @@ def _shown(m: Marker) -> str:
 #: The keywords a marker may set, each with its name in the "set twice" message (a length
 #: is named for strings and arrays alike).
 _KEYWORDS: tuple[tuple[str, str], ...] = (
-    ("minimum", "minimum"),
-    ("maximum", "maximum"),
+    ("minimum", "the minimum"),
+    ("maximum", "the maximum"),
     ("min_length", "the minimum length"),
     ("max_length", "the maximum length"),
-    ("pattern", "pattern"),
-    ("format", "format"),
+    ("pattern", "the pattern"),
+    ("format", "the format"),
     ("json_name", "the wire name"),
     ("discriminator", "the discriminator"),
 )

@@ -59,6 +59,7 @@ __all__ = [
     "REFUSED_CLASSES",
     "refused_class",
     "other_metadata",
+    "class_as_metadata",
     "INCLUSIVE_FIX",
 ]
 
@@ -574,6 +575,7 @@ def refusal(message: str, spec: MarkerSpec = REFUSED) -> Marker:
 _VALIDATOR_FIX = (
     "is not run by onellm's binder; validate in the tool body, or use a BaseModel record, whose validators do run"
 )
+_SERIALIZER_FIX = "is not run by onellm (a value is written by its type); convert the value in the tool body"
 _PD = "pydantic"
 
 #: Metadata classes both sides refuse with a fix of their own (by full name), and those
@@ -591,8 +593,8 @@ REFUSED_CLASSES: dict[str, str | None] = {
     f"{_PD}.functional_validators.BeforeValidator": f"BeforeValidator {_VALIDATOR_FIX}",
     f"{_PD}.functional_validators.PlainValidator": f"PlainValidator {_VALIDATOR_FIX}",
     f"{_PD}.functional_validators.WrapValidator": f"WrapValidator {_VALIDATOR_FIX}",
-    f"{_PD}.functional_serializers.PlainSerializer": f"PlainSerializer {_VALIDATOR_FIX}",
-    f"{_PD}.functional_serializers.WrapSerializer": f"WrapSerializer {_VALIDATOR_FIX}",
+    f"{_PD}.functional_serializers.PlainSerializer": f"PlainSerializer {_SERIALIZER_FIX}",
+    f"{_PD}.functional_serializers.WrapSerializer": f"WrapSerializer {_SERIALIZER_FIX}",
     f"{_PD}.json_schema.WithJsonSchema": (
         "WithJsonSchema is not read by onellm (the schema is written from the type and the annotations the binder "
         "enforces); remove it"
@@ -608,6 +610,11 @@ REFUSED_CLASSES: dict[str, str | None] = {
 def other_metadata(type_name: str) -> Marker:
     """The refusal of a metadata object onellm does not read, naming its type."""
     return refusal(f"Annotated metadata of type '{type_name}' is not read by onellm; remove it")
+
+
+def class_as_metadata(qualname: str) -> Marker:
+    """The refusal of a class object (not an instance) written as metadata."""
+    return refusal(f"the class '{qualname}' is not Annotated metadata onellm reads; remove it")
 
 
 def refused_class(fullname: str) -> Marker | None:
@@ -638,6 +645,8 @@ def read_metadata(meta: object) -> tuple[Marker, ...]:
         if name in REFUSED_CLASSES:
             refused = refused_class(name)
             return () if refused is None else (refused,)
+    if isinstance(meta, type):
+        return (class_as_metadata(meta.__qualname__),)
     return (other_metadata(type(meta).__qualname__),)
 
 
