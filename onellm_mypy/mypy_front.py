@@ -60,7 +60,7 @@ from mypy.types import (
 )
 
 from onellm_runtime.aliases import SIZED_INTS
-from onellm_runtime.core import markers
+from onellm_runtime.core import fields, markers
 from onellm_runtime.core.forms import (
     FAnnotated,
     FAny,
@@ -631,7 +631,7 @@ class Frontend:
         if fullname is None:
             return ()
         if fullname == src.FIELD_FUNCTION:
-            return src.field_from_call(call, resolve).markers
+            return fields.in_annotated(src.field_from_call(call, resolve))
         if markers.spec_for_call(fullname) is not None:
             found = src.marker_from_call(fullname, call, resolve)
             return () if found is None else (found,)

@@ -31,6 +31,7 @@ __all__ = [
     "NO_FIELD_DEFAULT",
     "FieldReading",
     "read_field",
+    "in_annotated",
     "field_arguments",
     "is_field_info",
     "refused_argument",
@@ -187,6 +188,16 @@ def read_field(arguments: Mapping[str, object]) -> FieldReading:
         else:
             found.append(markers.refusal(refused_argument(name)))
     return FieldReading(tuple(found), description, default, alias)
+
+
+def in_annotated(reading: FieldReading) -> tuple[Marker, ...]:
+    """The markers of a ``Field`` written inside ``Annotated``: its default is refused there
+    (a parameter's or field's default is written after the annotation)."""
+    kind = reading.default.kind
+    if kind == "none":
+        return reading.markers
+    spec = markers.FIELD_DEFAULT if kind == "value" else markers.FIELD_DEFAULT_FACTORY
+    return (*reading.markers, Marker(spec, (None,), markers.NO_CONSTRAINTS))  # the value is not kept: never read
 
 
 _BOTH_DEFAULTS = "Field(default=) and Field(default_factory=) are both given; keep one"

@@ -484,6 +484,10 @@ def _field_pattern_readable(m: Marker) -> str | None:
     return None if problem is None else f"Field(pattern={pattern!r}) cannot be used: {problem}"
 
 
+def _refused_value(value: object) -> Constraints:
+    return NO_CONSTRAINTS
+
+
 def _plain_string(name: str) -> Callable[[Marker], str | None]:
     def check(m: Marker) -> str | None:
         return None if isinstance(m.values[0], str) else f"{name} must be a plain string; write it as a string"
@@ -525,7 +529,24 @@ FIELD_DISCRIMINATOR = MarkerSpec(
     _discriminator,
     _plain_string("Field(discriminator=)"),
 )
+
+
+def _default_in_annotated(m: Marker) -> str | None:
+    return (
+        f"{m.spec.display} inside Annotated is not read by onellm; give the default after the annotation "
+        "(= value, or = Field(default_factory=...))"
+    )
+
+
+#: A ``Field``'s default inside ``Annotated`` (not a constraint: the lowering does not read
+#: it from there, so it is refused). Made by ``field_default_marker``.
+FIELD_DEFAULT = MarkerSpec("Field(default=)", (), (Param("default"),), "any", _refused_value, _default_in_annotated)
+FIELD_DEFAULT_FACTORY = MarkerSpec(
+    "Field(default_factory=)", (), (Param("default_factory"),), "any", _refused_value, _default_in_annotated
+)
 FIELD_ROWS: tuple[MarkerSpec, ...] = (
+    FIELD_DEFAULT,
+    FIELD_DEFAULT_FACTORY,
     FIELD_GE,
     FIELD_LE,
     FIELD_GT,
@@ -640,7 +661,7 @@ def read_metadata(meta: object) -> tuple[Marker, ...]:
     from . import fields  # fields reads this module's rows
 
     if fields.is_field_info(meta):
-        return fields.read_field(fields.field_arguments(meta)).markers
+        return fields.in_annotated(fields.read_field(fields.field_arguments(meta)))
     for name in _class_names(type(meta)):
         if name in REFUSED_CLASSES:
             refused = refused_class(name)
