@@ -317,9 +317,9 @@ def _sizes_in_order(m: Marker) -> str | None:
 def _interval_valid(m: Marker) -> str | None:
     gt, ge, lt, le = m.values
     if gt is not None and ge is not None:
-        return f"the minimum is set twice, by Interval(gt=) and Interval(ge=); keep one"
+        return "the minimum is set twice, by Interval(gt=) and Interval(ge=); keep one"
     if lt is not None and le is not None:
-        return f"the maximum is set twice, by Interval(lt=) and Interval(le=); keep one"
+        return "the maximum is set twice, by Interval(lt=) and Interval(le=); keep one"
     return _bounds_in_order(m)
 
 
