@@ -14,9 +14,9 @@ written in, so that both sides report the same refusals in the same order.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal, Union, cast
 
 from . import markers
 from .markers import MarkerSpec
@@ -224,10 +224,10 @@ def field_arguments(info: object) -> dict[str, object]:
     ``model_fields``), that metadata would read as arguments too: read the ``Field`` as
     written instead.
     """
-    arguments = dict(getattr(info, "_attributes_set", {}))
-    for item in getattr(info, "metadata", ()):
+    arguments: dict[str, object] = dict(cast("Mapping[str, object]", getattr(info, "_attributes_set", {})))
+    for item in cast("Iterable[object]", getattr(info, "metadata", ())):
         if type(item).__name__ == _GENERAL_METADATA:
-            arguments.update(vars(item))
+            arguments.update(cast("dict[str, object]", vars(item)))
         elif dataclasses.is_dataclass(item) and not isinstance(item, type):
             for f in dataclasses.fields(item):
                 arguments[f.name] = getattr(item, f.name)
