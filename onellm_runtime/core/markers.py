@@ -667,8 +667,13 @@ def read_metadata(meta: object) -> tuple[Marker, ...]:
             refused = refused_class(name)
             return () if refused is None else (refused,)
     if isinstance(meta, type):
-        return (class_as_metadata(meta.__qualname__),)
-    return (other_metadata(type(meta).__qualname__),)
+        return (class_as_metadata(_shown_name(meta)),)
+    return (other_metadata(_shown_name(type(meta))),)
+
+
+def _shown_name(cls: type) -> str:
+    """A class's ``__qualname__`` from the last function it is local to on (as the static side names it)."""
+    return cls.__qualname__.rpartition(".<locals>.")[2]
 
 
 def _row(index: int) -> MarkerSpec:
