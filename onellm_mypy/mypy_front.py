@@ -60,6 +60,7 @@ from mypy.types import (
 )
 
 from onellm_runtime.aliases import SIZED_INTS
+from onellm_runtime.core import fields, markers
 from onellm_runtime.core.forms import (
     FAnnotated,
     FAny,
@@ -87,6 +88,44 @@ from onellm_runtime.core.model import JsonType, Record, RecordKind, Scalar, Scal
 
 from . import source as src
 from .source import Bound, EnumValue, ModuleSource, Opaque, Resolution, SourceCache, Unreadable
+
+#: The runtime type of a literal expression the source does not let us compute further.
+_OPAQUE_TYPES: dict[type, str] = {
+    ast.List: "list",
+    ast.Tuple: "tuple",
+    ast.Set: "set",
+    ast.Dict: "dict",
+    ast.ListComp: "list",
+    ast.SetComp: "set",
+    ast.DictComp: "dict",
+    ast.GeneratorExp: "generator",
+    ast.Lambda: "function",
+}
+
+
+def _qualname(info: TypeInfo) -> str:
+    """A class's ``__qualname__``, as the runtime names a metadata object's type."""
+    module = info.module_name
+    return info.fullname[len(module) + 1 :] if module and info.fullname.startswith(module + ".") else info.name
+
+
+def _returned_class(node: object) -> TypeInfo | None:
+    """The class a function's call returns, where mypy knows it."""
+    if isinstance(node, Decorator):
+        node = node.func
+    if isinstance(node, FuncDef) and isinstance(node.type, CallableType):
+        ret = get_proper_type(node.type.ret_type)
+        if isinstance(ret, Instance):
+            return ret.type
+    return None
+
+
+def _unreadable_metadata(expr: ast.expr) -> str:
+    return (
+        f"the metadata {ast.unparse(expr)} cannot be read from the source, so the static schema could differ from "
+        "the runtime's; use a marker call, a plain string, or a module or class constant bound to one"
+    )
+
 
 __all__ = ["CannotLower", "Frontend", "NeedMypy", "RecordMemo", "Scope", "module_of_fullname", "special_node"]
 
@@ -533,7 +572,7 @@ class Frontend:
         node = sym.node
         if fullname in _ANNOTATED:
             base = self.evaluate(elts[0], scope, depth)
-            metas = tuple(m for m in (self._meta(e, scope, depth) for e in elts[1:]) if m is not None)
+            metas = tuple(m for e in elts[1:] for m in self._meta(e, scope, depth))
             return annotated(base, metas)
         if fullname in _OPTIONAL:
             return union([self.evaluate(elts[0], scope, depth), FNone()])
@@ -564,14 +603,12 @@ class Frontend:
             return _substitute(value, dict(zip([p.fullname for p in params], args)))
         return FOther(ast.unparse(expr))
 
-    def _meta(self, expr: ast.expr, scope: Scope, depth: int) -> Meta | None:
-        """One ``Annotated`` metadata expression as the runtime's ``_marker`` reads it."""
+    def _meta(self, expr: ast.expr, scope: Scope, depth: int) -> tuple[Meta, ...]:
+        """One ``Annotated`` metadata expression as the runtime's ``_meta`` reads it: its
+        markers (a table row's, a ``Field``'s, a plain string's) or its refusal."""
         for _ in range(8):
             if isinstance(expr, ast.Call):
-                fullname = self.fullname_of(expr.func, Scope(scope.module, scope.cls, False, scope.class_names))
-                if fullname is None:
-                    return None
-                return src.marker_from_call(fullname, expr, self.resolver(Scope(scope.module, scope.cls, False, True)))
+                return self._meta_call(expr, scope)
             if isinstance(expr, (ast.Name, ast.Attribute)):
                 found = self._resolve_value(expr, scope)
                 if isinstance(found, Bound) and isinstance(found.scope, Scope):
@@ -579,8 +616,55 @@ class Frontend:
                     scope = found.scope
                     expr = found.value
                     continue
-            return None
-        return None
+                sym = self.lookup(expr, Scope(scope.module, scope.cls, False, scope.class_names))
+                if isinstance(sym, SymbolTableNode) and isinstance(sym.node, TypeInfo):
+                    return (markers.class_as_metadata(_qualname(sym.node)),)
+            return self._meta_value(expr, scope)
+        return ()
+
+    def _meta_call(self, call: ast.Call, scope: Scope) -> tuple[Meta, ...]:
+        resolve = self.resolver(Scope(scope.module, scope.cls, False, True))
+        sym = self.lookup(call.func, Scope(scope.module, scope.cls, False, scope.class_names))
+        if not isinstance(sym, SymbolTableNode):
+            return ()
+        fullname = sym.fullname
+        if fullname is None:
+            return ()
+        if fullname == src.FIELD_FUNCTION:
+            return fields.in_annotated(src.field_from_call(call, resolve))
+        if markers.spec_for_call(fullname) is not None:
+            found = src.marker_from_call(fullname, call, resolve)
+            return () if found is None else (found,)
+        if fullname in markers.REFUSED_CLASSES:
+            refused = markers.refused_class(fullname)
+            return () if refused is None else (refused,)
+        node = sym.node
+        if isinstance(node, TypeInfo):
+            for base in node.mro[1:]:
+                if base.fullname in markers.REFUSED_CLASSES:
+                    refused = markers.refused_class(base.fullname)
+                    return () if refused is None else (refused,)
+            return (markers.other_metadata(_qualname(node)),)
+        made = _returned_class(node)
+        if made is not None:
+            return (markers.other_metadata(_qualname(made)),)
+        return (markers.refusal(_unreadable_metadata(call), markers.NOT_COMPUTED),)
+
+    def _meta_value(self, expr: ast.expr, scope: Scope) -> tuple[Meta, ...]:
+        """A metadata expression that is not a call: a plain string is a description, any
+        other value is refused by its type's name."""
+        value = src.read_constant(expr, self.resolver(scope))
+        if isinstance(value, str):
+            return (markers.text_marker(value),)
+        if isinstance(value, EnumValue):
+            return (markers.other_metadata(value.enum.rpartition(".")[2]),)
+        if isinstance(value, Opaque):
+            shown = _OPAQUE_TYPES.get(type(expr))
+            if shown is not None:
+                return (markers.other_metadata(shown),)
+        elif not isinstance(value, Unreadable):
+            return (markers.other_metadata(type(value).__name__),)
+        return (markers.refusal(_unreadable_metadata(expr), markers.NOT_COMPUTED),)
 
     def _literal_values(self, elts: list[ast.expr], scope: Scope, depth: int) -> list[LitValue]:
         values: list[LitValue] = []

@@ -14,12 +14,14 @@ a file that changed.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Union
 
-from onellm_runtime.core.markers import REQUIRED, Param, spec_for_call
+from onellm_runtime.core import fields
+from onellm_runtime.core.markers import NOT_COMPUTED, REQUIRED, MarkerSpec, Param, refusal, spec_for_call
 from onellm_runtime.core.model import (
     NO_DEFAULT,
     NONE_DEFAULT,
@@ -46,6 +48,9 @@ __all__ = [
     "read_default",
     "default_of",
     "marker_from_call",
+    "FIELD_FUNCTION",
+    "field_call_arguments",
+    "field_from_call",
     "enum_members",
     "class_body_bindings",
     "docstring",
@@ -548,6 +553,61 @@ def marker_from_call(fullname: str, call: ast.Call, resolve: Resolve) -> Marker 
     if values is None or isinstance(values, Marker):
         return values
     return spec.reading(values)
+
+
+#: The full name a ``Field(...)`` call resolves to.
+FIELD_FUNCTION = "pydantic.fields.Field"
+
+
+def _not_computed(name: str) -> Marker:
+    return refusal(
+        f"Field({name}=) cannot be computed from the source, so the static schema could differ from the runtime's; "
+        "use a literal, an enum member, or a module or class constant",
+        NOT_COMPUTED,
+    )
+
+
+def field_call_arguments(call: ast.Call, resolve: Resolve) -> tuple[dict[str, object], tuple[Marker, ...]]:
+    """A ``Field(...)`` call's arguments by name, as ``core.fields.read_field`` takes them
+    (the first positional argument is ``default``; ``...`` stays ``Ellipsis``: no default;
+    ``default_factory`` is kept as its expression, never called), and an OLT014 marker for
+    each argument whose value cannot be computed."""
+    arguments: dict[str, object] = {}
+    problems: list[Marker] = []
+    exprs: list[tuple[str, ast.expr]] = []
+    for i, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred) or i > 0:
+            problems.append(refusal("Field takes one positional argument, the default; name the others"))
+            continue
+        exprs.append(("default", arg))
+    for kw in call.keywords:
+        if kw.arg is None:
+            problems.append(_not_computed("**"))
+            continue
+        exprs.append((kw.arg, kw.value))
+    for name, expr in exprs:
+        if name == "default_factory":
+            arguments[name] = expr
+            continue
+        value = read_constant(expr, resolve)
+        if isinstance(value, Unreadable) or (isinstance(value, Opaque) and _sets_keyword(name)):
+            if _sets_keyword(name) or name == "default":
+                problems.append(_not_computed(name))
+                continue
+        arguments[name] = value
+    return arguments, tuple(problems)
+
+
+def _sets_keyword(name: str) -> bool:
+    return isinstance(fields.ARGUMENTS.get(name), MarkerSpec)
+
+
+def field_from_call(call: ast.Call, resolve: Resolve) -> fields.FieldReading:
+    """A ``Field(...)`` call read as the runtime reads the ``FieldInfo`` it makes; the
+    markers include the OLT014 ones for arguments the source does not let us compute."""
+    arguments, problems = field_call_arguments(call, resolve)
+    reading = fields.read_field(arguments)
+    return dataclasses.replace(reading, markers=problems + reading.markers)
 
 
 # -- enums -------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from typing import Annotated, Optional, get_args
 import annotated_types as at
 import pytest
 import typing_extensions
+from pydantic import StringConstraints
 from schema_support import refusal, tool_with
 
 from onellm_mypy import source
@@ -73,6 +74,7 @@ NAMESPACE = {
     "JsonName": JsonName,
     "Discriminator": Discriminator,
     "at": at,
+    "StringConstraints": StringConstraints,
 }
 
 #: (the call as written, what it sets): the contract's Annotations table and its annotated_types line.
@@ -97,7 +99,13 @@ READINGS: list[tuple[str, Constraints | None]] = [
     ("at.Le(2.5)", Constraints(maximum=2.5)),
     ("at.Interval(ge=1, le=5)", Constraints(minimum=1, maximum=5)),
     ("at.Interval(ge=1)", Constraints(minimum=1)),
-    ("at.Interval(gt=1)", None),  # sets nothing onellm reads: left out on both sides
+    ("at.Interval(gt=1)", Constraints(minimum=2)),  # exact on an integer type (others: OLT013)
+    ("at.Interval(gt=0, lt=10)", Constraints(minimum=1, maximum=9)),
+    ("at.Gt(0)", Constraints(minimum=1)),
+    ("at.Gt(0.5)", Constraints()),  # not exact: refused on every type (OLT013)
+    ("at.Lt(10)", Constraints(maximum=9)),
+    ('StringConstraints(min_length=1, max_length=8, pattern="^a")', Constraints(min_length=1, max_length=8, pattern="^a")),
+    ("StringConstraints(strip_whitespace=True)", Constraints()),  # refused (OLT013)
     ("at.MinLen(1)", Constraints(min_length=1)),
     ("at.MaxLen(9)", Constraints(max_length=9)),
     ("at.Len(1, 3)", Constraints(min_length=1, max_length=3)),
@@ -327,6 +335,24 @@ REFUSALS: list[tuple[str, object, str, str]] = [
         Annotated[int, at.Len(2)],
         "OLT013",
         "Length applies to strings and arrays, not to 'int'; remove the annotation or change the type",
+    ),
+    (
+        "at.Gt",
+        Annotated[str, at.Gt(1)],
+        "OLT013",
+        "Gt applies to numbers, not to 'str'; remove the annotation or change the type",
+    ),
+    (
+        "at.Lt",
+        Annotated[bool, at.Lt(1)],
+        "OLT013",
+        "Lt applies to numbers, not to 'bool'; remove the annotation or change the type",
+    ),
+    (
+        "StringConstraints",
+        Annotated[int, StringConstraints(max_length=3)],
+        "OLT013",
+        "StringConstraints applies to strings, not to 'int'; remove the annotation or change the type",
     ),
     (
         "at.Len swapped",

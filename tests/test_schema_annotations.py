@@ -95,7 +95,6 @@ ANNOTATIONS_TABLE = [
         Annotated[str, Pattern("p"), MaxLength(9), Url(), Description("U."), MinLength(1)],
         '{"type": "string", "format": "uri", "description": "U.", "minLength": 1, "maxLength": 9, "pattern": "p"}',
     ),
-    ("last Range wins", Annotated[int, Range(1, 2), Range(3, 4)], '{"type": "integer", "minimum": 3, "maximum": 4}'),
     (
         "nested Annotated flattens",
         Annotated[Annotated[str, MinLength(1)], MaxLength(2)],

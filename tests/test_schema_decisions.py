@@ -143,11 +143,18 @@ def test_annotations_inside_annotated_optional_apply_to_x() -> None:
     )
 
 
-def test_metadata_onellm_does_not_know_is_ignored() -> None:
+def test_metadata_onellm_does_not_know_is_refused_naming_its_type() -> None:
     class OtherLibraryMarker:
         pass
 
-    assert fragment(Annotated[int, "text", 3, OtherLibraryMarker(), None]) == '{"type": "integer"}'
+    codes, message = refusal(lambda: tool_with(Annotated[int, "text", 3, OtherLibraryMarker(), None]))
+    assert codes == ["OLT013", "OLT013", "OLT013"]
+    assert message == (
+        "Tool 'f': Parameter 'x': Annotated metadata of type 'int' is not read by onellm; remove it  [OLT013]\n"
+        "Tool 'f': Parameter 'x': Annotated metadata of type 'OtherLibraryMarker' is not read by onellm; "
+        "remove it  [OLT013]\n"
+        "Tool 'f': Parameter 'x': Annotated metadata of type 'NoneType' is not read by onellm; remove it  [OLT013]"
+    )
 
 
 def test_json_name_on_a_tool_parameter_is_olt013() -> None:

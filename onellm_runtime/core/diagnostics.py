@@ -23,6 +23,7 @@ from .model import (
     JsonType,
     LiteralType,
     MapType,
+    Marker,
     NotARecord,
     Nullable,
     Param,
@@ -142,7 +143,8 @@ class _Walk:
 
 
 def _check_annotated(node: Annotated, path: str, w: _Walk, json_name_ok: bool) -> None:
-    """Each marker against the type under its wrappers, by its row of the marker table."""
+    """Each marker against the type under its wrappers, by its row of the marker table,
+    then no keyword set twice."""
     target = rules.strip(node)
     for m in node.markers:
         spec = m.spec
@@ -155,16 +157,65 @@ def _check_annotated(node: Annotated, path: str, w: _Walk, json_name_ok: bool) -
                 w.add(
                     "OLT012",
                     path,
-                    f"{spec.display}({m.values[0]!r}) applies only to a union of records, not to '{type_name(target)}'",
+                    f"{_shown(m)} applies only to a union of records, not to '{type_name(target)}'",
                 )
             else:
                 w.add(
                     "OLT013", path, f"{spec.display} applies to {spec.fits}, not to '{type_name(target)}'; {spec.fix}"
                 )
         else:
-            problem = spec.check(m)
+            problem = spec.on_type(m, target, type_name(target)) or spec.check(m)
             if problem is not None:
                 w.add(spec.code, path, problem)
+    if len(node.markers) > 1:
+        twice = _set_twice(node.markers)
+        if twice is not None:
+            w.add("OLT013", path, twice)
+
+
+def _shown(m: Marker) -> str:
+    """A one-argument marker as written: ``Discriminator('kind')``, ``Field(discriminator='kind')``."""
+    written = m.spec.written
+    if written.endswith("=)"):
+        return f"{written[:-1]}{m.values[0]!r})"
+    return f"{m.spec.display}({m.values[0]!r})"
+
+
+#: The keywords a marker may set, each with its name in the "set twice" message (a length
+#: is named for strings and arrays alike).
+_KEYWORDS: tuple[tuple[str, str], ...] = (
+    ("minimum", "the minimum"),
+    ("maximum", "the maximum"),
+    ("min_length", "the minimum length"),
+    ("max_length", "the maximum length"),
+    ("pattern", "the pattern"),
+    ("format", "the format"),
+    ("json_name", "the wire name"),
+    ("discriminator", "the discriminator"),
+)
+
+
+def _set_twice(found: tuple[Marker, ...]) -> str | None:
+    """The first keyword two markers of one ``Annotated`` both set, named with both
+    markers as written; descriptions of different ranks are an order, not a clash."""
+    setters: dict[str, Marker] = {}
+    for m in found:
+        c = m.constraints
+        for attr, _ in _KEYWORDS:
+            if getattr(c, attr) is not None:
+                first = setters.setdefault(attr, m)
+                if first is not m:
+                    return _twice(dict(_KEYWORDS)[attr], first, m)
+        if c.description is not None:
+            key = f"description {m.spec.description_rank}"
+            first = setters.setdefault(key, m)
+            if first is not m:
+                return _twice("the description", first, m)
+    return None
+
+
+def _twice(keyword: str, first: Marker, second: Marker) -> str:
+    return f"{keyword} is set twice, by {first.spec.written} and {second.spec.written}; keep one"
 
 
 def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> None:

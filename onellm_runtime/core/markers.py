@@ -52,6 +52,15 @@ __all__ = [
     "REFUSED",
     "NOT_COMPUTED",
     "refusal",
+    "read_metadata",
+    "text_marker",
+    "TEXT",
+    "FIELD_ROWS",
+    "REFUSED_CLASSES",
+    "refused_class",
+    "other_metadata",
+    "class_as_metadata",
+    "INCLUSIVE_FIX",
 ]
 
 
@@ -88,6 +97,10 @@ def _no_problem(m: Marker) -> str | None:
     return None
 
 
+def _any_type(m: Marker, target: TypeNode, shown: str) -> str | None:
+    return None
+
+
 @dataclass(frozen=True, eq=False)
 class MarkerSpec:
     """One row of the marker table (compared by identity: each row is one object)."""
@@ -113,11 +126,20 @@ class MarkerSpec:
     description_rank: int = 0
     #: The code a problem found by ``check`` is reported with.
     code: Literal["OLT013", "OLT014"] = "OLT013"
+    #: What is wrong with the values on this very type, once the marker fits it (OLT013
+    #: text): an exclusive bound is exact only on an integer type.
+    #: Called with the marker, the type and the type's name as messages write it.
+    on_type: Callable[[Marker, TypeNode, str], str | None] = _any_type
+    #: The marker as its user wrote it, for messages that name what was written (a keyword
+    #: set twice, an exclusive bound): ``Ge``, ``Field(ge=)``. Empty: ``display``.
+    written: str = ""
     #: Reads the arguments back from an instance: its attributes named as the parameters.
     values_of: Callable[[object], tuple[object, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "values_of", _attributes(tuple(p.name for p in self.signature)))
+        if not self.written:
+            object.__setattr__(self, "written", self.display)
 
     def __repr__(self) -> str:
         return f"MarkerSpec({self.static_names[0]!r})"
@@ -215,10 +237,41 @@ def _le(le: object) -> Constraints:
     return _range(None, le)
 
 
-def _interval(gt: object, ge: object, lt: object, le: object) -> Constraints | None:
-    if ge is None and le is None:
-        return None
-    return _range(ge, le)
+def _is_integer(value: object) -> bool:
+    """An integer bound (``True`` is no bound)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _gt(gt: object) -> Constraints:
+    # Exact on an integer type only; anything else is refused by the row's ``on_type``.
+    return Constraints(minimum=cast(int, gt) + 1) if _is_integer(gt) else NO_CONSTRAINTS
+
+
+def _lt(lt: object) -> Constraints:
+    return Constraints(maximum=cast(int, lt) - 1) if _is_integer(lt) else NO_CONSTRAINTS
+
+
+def _interval(gt: object, ge: object, lt: object, le: object) -> Constraints:
+    lo = cast(int, gt) + 1 if _is_integer(gt) else ge
+    hi = cast(int, lt) - 1 if _is_integer(lt) else le
+    return _range(lo, hi)
+
+
+def _text(text: object) -> Constraints:
+    return Constraints(description=cast(str, text))
+
+
+def _string_constraints(
+    strip_whitespace: object,
+    to_upper: object,
+    to_lower: object,
+    strict: object,
+    shortest: object,
+    longest: object,
+    pattern: object,
+    ascii_only: object,
+) -> Constraints:
+    return Constraints(min_length=_size(shortest), max_length=_size(longest), pattern=cast("str | None", pattern))
 
 
 # -- checks: what each marker asks of its values (run once it fits its type).
@@ -261,6 +314,84 @@ def _sizes_in_order(m: Marker) -> str | None:
     return None
 
 
+def _interval_valid(m: Marker) -> str | None:
+    gt, ge, lt, le = m.values
+    if gt is not None and ge is not None:
+        return "the minimum is set twice, by Interval(gt=) and Interval(ge=); keep one"
+    if lt is not None and le is not None:
+        return "the maximum is set twice, by Interval(lt=) and Interval(le=); keep one"
+    return _bounds_in_order(m)
+
+
+def _is_integer_type(target: TypeNode) -> bool:
+    return isinstance(target, Scalar) and target.kind == ScalarKind.INT
+
+
+def _exclusive(*slots: tuple[int, str]) -> Callable[[Marker, TypeNode, str], str | None]:
+    """The ``on_type`` check of a marker with exclusive bounds: at ``index`` of its values,
+    written as ``form`` (``Gt(``, ``Interval(gt=``). ``minimum: n+1`` says ``> n`` exactly
+    only of an integer ``n`` on an integer type, so anything else is refused."""
+
+    def check(m: Marker, target: TypeNode, type_shown: str) -> str | None:
+        for index, form in slots:
+            value = m.values[index]
+            if value is None:
+                continue
+            written = f"{form}{value!r})"
+            if not _is_integer_type(target):
+                return (
+                    f"{written} is an exclusive bound, which is exact only on an integer type, "
+                    f"not on '{type_shown}'; {INCLUSIVE_FIX}"
+                )
+            if not _is_integer(value):
+                return (
+                    f"{written} on '{type_shown}' needs an integer bound (an exclusive bound is exact only as one); "
+                    f"{INCLUSIVE_FIX}"
+                )
+        return None
+
+    return check
+
+
+#: The fix every refused exclusive bound names.
+INCLUSIVE_FIX = "write an inclusive bound with Ge/Le or Range"
+
+_STRING_CONSTRAINTS_READ = frozenset({"min_length", "max_length", "pattern", "strict"})
+_STRING_CONSTRAINTS_ARGS = (
+    "strip_whitespace",
+    "to_upper",
+    "to_lower",
+    "strict",
+    "min_length",
+    "max_length",
+    "pattern",
+    "ascii_only",
+)
+
+
+def _string_constraints_valid(m: Marker) -> str | None:
+    unread = [n for n, v in zip(_STRING_CONSTRAINTS_ARGS, m.values) if v is not None and n not in _STRING_CONSTRAINTS_READ]
+    if unread:
+        named = ", ".join(f"{n}=" for n in unread)
+        return (
+            f"StringConstraints({named}) is not read by onellm (the binder never changes a value); "
+            "remove it, and transform the text in the tool body"
+        )
+    pattern = m.values[6]
+    if pattern is not None and not isinstance(pattern, str):
+        return "StringConstraints(pattern=) must be a string; write the pattern as a string"
+    if pattern is not None:
+        problem = pattern_problem(pattern)
+        if problem is not None:
+            return f"StringConstraints(pattern={pattern!r}) cannot be used: {problem}"
+    shortest, longest = m.values[4], m.values[5]
+    if any(isinstance(v, int) and v < 0 for v in (shortest, longest)):
+        return "StringConstraints needs lengths of 0 or more; fix the bounds"
+    if isinstance(shortest, int) and isinstance(longest, int) and shortest > longest:
+        return f"StringConstraints(min_length={shortest}, max_length={longest}) has its minimum above its maximum; swap the bounds"
+    return None
+
+
 _AT = "annotated_types"
 
 #: The marker table, in the contract's order of the Annotations table. Columns: the name in
@@ -293,21 +424,35 @@ TABLE: tuple[MarkerSpec, ...] = (
     MarkerSpec("Url", (ann.Url,), (), "strings", _url),
     MarkerSpec("JsonName", (ann.JsonName,), (Param("name"),), "record fields", _json_name),
     MarkerSpec("Discriminator", (ann.Discriminator,), (Param("field"),), "record unions", _discriminator),
-    MarkerSpec("Range", (f"{_AT}.Ge",), (Param("ge"),), "numbers", _ge),
-    MarkerSpec("Range", (f"{_AT}.Le",), (Param("le"),), "numbers", _le),
+    MarkerSpec("Range", (f"{_AT}.Ge",), (Param("ge"),), "numbers", _ge, written="Ge"),
+    MarkerSpec("Range", (f"{_AT}.Le",), (Param("le"),), "numbers", _le, written="Le"),
     MarkerSpec(
         "Range",
         (f"{_AT}.Interval",),
         (Param("gt", None), Param("ge", None), Param("lt", None), Param("le", None)),
         "numbers",
         _interval,
-        _bounds_in_order,
+        _interval_valid,
+        on_type=_exclusive((0, "Interval(gt="), (2, "Interval(lt=")),
+        written="Interval",
     ),
     MarkerSpec(
-        "MinLength", (f"{_AT}.MinLen",), (Param("min_length"),), "strings and arrays", _min_length, _sizes_valid
+        "MinLength",
+        (f"{_AT}.MinLen",),
+        (Param("min_length"),),
+        "strings and arrays",
+        _min_length,
+        _sizes_valid,
+        written="MinLen",
     ),
     MarkerSpec(
-        "MaxLength", (f"{_AT}.MaxLen",), (Param("max_length"),), "strings and arrays", _max_length, _sizes_valid
+        "MaxLength",
+        (f"{_AT}.MaxLen",),
+        (Param("max_length"),),
+        "strings and arrays",
+        _max_length,
+        _sizes_valid,
+        written="MaxLen",
     ),
     MarkerSpec(
         "Length",
@@ -316,8 +461,112 @@ TABLE: tuple[MarkerSpec, ...] = (
         "strings and arrays",
         _length,
         _sizes_in_order,
+        written="Len",
+    ),
+    MarkerSpec("Gt", (f"{_AT}.Gt",), (Param("gt"),), "numbers", _gt, on_type=_exclusive((0, "Gt("))),
+    MarkerSpec("Lt", (f"{_AT}.Lt",), (Param("lt"),), "numbers", _lt, on_type=_exclusive((0, "Lt("))),
+    MarkerSpec(
+        "StringConstraints",
+        ("pydantic.types.StringConstraints",),
+        tuple(Param(n, None) for n in _STRING_CONSTRAINTS_ARGS),
+        "strings",
+        _string_constraints,
+        _string_constraints_valid,
     ),
 )
+
+
+def _field_pattern_readable(m: Marker) -> str | None:
+    pattern = m.values[0]
+    if not isinstance(pattern, str):
+        return "Field(pattern=) must be a string; write the pattern as a string"
+    problem = pattern_problem(pattern)
+    return None if problem is None else f"Field(pattern={pattern!r}) cannot be used: {problem}"
+
+
+def _refused_value(value: object) -> Constraints:
+    return NO_CONSTRAINTS
+
+
+def _plain_string(name: str) -> Callable[[Marker], str | None]:
+    def check(m: Marker) -> str | None:
+        return None if isinstance(m.values[0], str) else f"{name} must be a plain string; write it as a string"
+
+    return check
+
+
+#: The rows of pydantic ``Field`` arguments that set a keyword (``core.fields`` maps each
+#: argument to its row), never looked up by class: ``Field(ge=1)`` is read as ``Range(1)``
+#: is, named as written in every message.
+FIELD_GE = MarkerSpec("Field(ge=)", (), (Param("ge"),), "numbers", _ge)
+FIELD_LE = MarkerSpec("Field(le=)", (), (Param("le"),), "numbers", _le)
+FIELD_GT = MarkerSpec("Field(gt=)", (), (Param("gt"),), "numbers", _gt, on_type=_exclusive((0, "Field(gt=")))
+FIELD_LT = MarkerSpec("Field(lt=)", (), (Param("lt"),), "numbers", _lt, on_type=_exclusive((0, "Field(lt=")))
+FIELD_MIN_LENGTH = MarkerSpec(
+    "Field(min_length=)", (), (Param("min_length"),), "strings and arrays", _min_length, _sizes_valid
+)
+FIELD_MAX_LENGTH = MarkerSpec(
+    "Field(max_length=)", (), (Param("max_length"),), "strings and arrays", _max_length, _sizes_valid
+)
+FIELD_PATTERN = MarkerSpec("Field(pattern=)", (), (Param("pattern"),), "strings", _pattern, _field_pattern_readable)
+FIELD_DESCRIPTION = MarkerSpec(
+    "Field(description=)",
+    (),
+    (Param("description"),),
+    "any",
+    _text,
+    _plain_string("Field(description=)"),
+    description_rank=2,
+)
+FIELD_ALIAS = MarkerSpec(
+    "Field(alias=)", (), (Param("alias"),), "record fields", _json_name, _plain_string("Field(alias=)")
+)
+FIELD_DISCRIMINATOR = MarkerSpec(
+    "Field(discriminator=)",
+    (),
+    (Param("discriminator"),),
+    "record unions",
+    _discriminator,
+    _plain_string("Field(discriminator=)"),
+)
+
+
+def _default_in_annotated(m: Marker) -> str | None:
+    return (
+        f"{m.spec.display} inside Annotated is not read by onellm; give the default after the annotation "
+        "(= value, or = Field(default_factory=...))"
+    )
+
+
+#: A ``Field``'s default inside ``Annotated`` (not a constraint: the lowering does not read
+#: it from there, so it is refused). Made by ``field_default_marker``.
+FIELD_DEFAULT = MarkerSpec("Field(default=)", (), (Param("default"),), "any", _refused_value, _default_in_annotated)
+FIELD_DEFAULT_FACTORY = MarkerSpec(
+    "Field(default_factory=)", (), (Param("default_factory"),), "any", _refused_value, _default_in_annotated
+)
+FIELD_ROWS: tuple[MarkerSpec, ...] = (
+    FIELD_DEFAULT,
+    FIELD_DEFAULT_FACTORY,
+    FIELD_GE,
+    FIELD_LE,
+    FIELD_GT,
+    FIELD_LT,
+    FIELD_MIN_LENGTH,
+    FIELD_MAX_LENGTH,
+    FIELD_PATTERN,
+    FIELD_DESCRIPTION,
+    FIELD_ALIAS,
+    FIELD_DISCRIMINATOR,
+)
+
+#: A plain string in ``Annotated[T, "text"]``: a description, after ``Description``, ``Doc``
+#: and ``Field(description=)``, before the docstring's entry. Made by ``text_marker``.
+TEXT = MarkerSpec("a plain string", (), (Param("text"),), "any", _text, description_rank=3)
+
+
+def text_marker(text: str) -> Marker:
+    """The marker a plain string in ``Annotated`` metadata is."""
+    return Marker(TEXT, (text,), Constraints(description=text))
 
 
 def _refused(message: object) -> Constraints:
@@ -336,12 +585,95 @@ REFUSED = MarkerSpec("refused", (), (Param("message"),), "any", _refused, _messa
 #: (OLT014, static only: the runtime has the value).
 NOT_COMPUTED = MarkerSpec("not computed", (), (Param("message"),), "any", _refused, _message, code="OLT014")
 
-_ROWS: tuple[MarkerSpec, ...] = (*TABLE, REFUSED, NOT_COMPUTED)
+_ROWS: tuple[MarkerSpec, ...] = (*TABLE, *FIELD_ROWS, TEXT, REFUSED, NOT_COMPUTED)
 
 
 def refusal(message: str, spec: MarkerSpec = REFUSED) -> Marker:
     """A metadata item reported with ``message`` (the text after ``Parameter 'x': ``)."""
     return Marker(spec, (message,), NO_CONSTRAINTS)
+
+
+_VALIDATOR_FIX = (
+    "is not run by onellm's binder; validate in the tool body, or use a BaseModel record, whose validators do run"
+)
+_SERIALIZER_FIX = "is not run by onellm (a value is written by its type); convert the value in the tool body"
+_PD = "pydantic"
+
+#: Metadata classes both sides refuse with a fix of their own (by full name), and those
+#: accepted with no meaning on the wire (None): anything else not in the table is refused
+#: naming its type (``other_metadata``).
+REFUSED_CLASSES: dict[str, str | None] = {
+    f"{_AT}.MultipleOf": "MultipleOf is not read by onellm; remove it and check the value in the tool body",
+    f"{_AT}.Predicate": (
+        "Predicate is not read by onellm (no schema keyword says it); remove it and check the value in the tool "
+        "body, or write Range, Length or Pattern"
+    ),
+    f"{_AT}.Timezone": "Timezone is not read by onellm; remove it and check the time zone in the tool body",
+    f"{_AT}.Unit": "Unit is not read by onellm; remove it and name the unit in the description",
+    f"{_PD}.functional_validators.AfterValidator": f"AfterValidator {_VALIDATOR_FIX}",
+    f"{_PD}.functional_validators.BeforeValidator": f"BeforeValidator {_VALIDATOR_FIX}",
+    f"{_PD}.functional_validators.PlainValidator": f"PlainValidator {_VALIDATOR_FIX}",
+    f"{_PD}.functional_validators.WrapValidator": f"WrapValidator {_VALIDATOR_FIX}",
+    f"{_PD}.functional_serializers.PlainSerializer": f"PlainSerializer {_SERIALIZER_FIX}",
+    f"{_PD}.functional_serializers.WrapSerializer": f"WrapSerializer {_SERIALIZER_FIX}",
+    f"{_PD}.json_schema.WithJsonSchema": (
+        "WithJsonSchema is not read by onellm (the schema is written from the type and the annotations the binder "
+        "enforces); remove it"
+    ),
+    f"{_PD}.types.Discriminator": (
+        "pydantic's Discriminator is not read by onellm; write Field(discriminator='field') or onellm's "
+        "Discriminator('field')"
+    ),
+    f"{_PD}.types.Strict": None,  # the binder is strict anyway
+}
+
+
+def other_metadata(type_name: str) -> Marker:
+    """The refusal of a metadata object onellm does not read, naming its type."""
+    return refusal(f"Annotated metadata of type '{type_name}' is not read by onellm; remove it")
+
+
+def class_as_metadata(qualname: str) -> Marker:
+    """The refusal of a class object (not an instance) written as metadata."""
+    return refusal(f"the class '{qualname}' is not Annotated metadata onellm reads; remove it")
+
+
+def refused_class(fullname: str) -> Marker | None:
+    """The refusal of a metadata class's object by the class's full name, or None when it is
+    accepted; KeyError when the class has no row of its own (refused by its type's name)."""
+    message = REFUSED_CLASSES[fullname]
+    return None if message is None else refusal(message)
+
+
+def _class_names(cls: type) -> list[str]:
+    return [f"{c.__module__}.{c.__qualname__}" for c in cls.__mro__]
+
+
+def read_metadata(meta: object) -> tuple[Marker, ...]:
+    """Every marker one ``Annotated`` metadata object is at runtime: a table row's marker, a
+    plain string's description, a pydantic ``Field``'s markers (``core.fields``), or the
+    refusal of anything else, named. Nothing is left out but what sets nothing."""
+    if type(meta) is str:
+        return (text_marker(meta),)
+    found = read_object(meta)
+    if found is not None:
+        return (found,)
+    from . import fields  # fields reads this module's rows
+
+    if fields.is_field_info(meta):
+        return fields.in_annotated(fields.read_field(fields.field_arguments(meta)))
+    for name in _class_names(type(meta)):
+        if name in REFUSED_CLASSES:
+            refused = refused_class(name)
+            return () if refused is None else (refused,)
+    if isinstance(meta, type):
+        return (class_as_metadata(_shown_name(meta)),)
+    return (other_metadata(_shown_name(type(meta))),)
+
+
+def _shown_name(cls: type) -> str:
+    """A class's ``__qualname__`` from the last function it is local to on (as the static side names it)."""
+    return cls.__qualname__.rpartition(".<locals>.")[2]
 
 
 def _row(index: int) -> MarkerSpec:

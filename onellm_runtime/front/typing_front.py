@@ -121,10 +121,10 @@ def _check_strings(annotations: Mapping[str, object]) -> None:
             raise InvalidAnnotation(name, value)
 
 
-def _marker(meta: object) -> Marker | None:
+def _markers(meta: object) -> tuple[Marker, ...]:
     """The neutral form of one ``Annotated`` metadata object (one look-up of its class in
-    the marker table); None for unknown ones."""
-    return markers.read_object(meta)
+    the marker table): its markers, or its refusal."""
+    return markers.read_metadata(meta)
 
 
 class _Evaluation:
@@ -176,7 +176,7 @@ class _Evaluation:
     def _generic(self, tp: object, origin: object, args: tuple[Any, ...]) -> Form:
         if origin in _ANNOTATED:
             metadata = cast("tuple[object, ...]", getattr(tp, "__metadata__"))
-            return FAnnotated(self.evaluate(args[0]), tuple(m for m in map(_meta, metadata) if m is not None))
+            return FAnnotated(self.evaluate(args[0]), tuple(m for meta in metadata for m in _meta(meta)))
         if origin in _UNIONS:
             return FUnion(tuple(self.evaluate(a) for a in self._written_members(tp, args)))
         if origin in _LITERALS:
@@ -253,15 +253,15 @@ def _class_form(tp: type) -> FClass:
 _CLASS_FORMS: BoundedCache[type, FClass] = BoundedCache()
 
 
-def _meta(meta: object) -> Meta | None:
-    """One ``Annotated`` metadata object: the aliases' nodes, else a known marker, else None."""
+def _meta(meta: object) -> tuple[Meta, ...]:
+    """One ``Annotated`` metadata object: the aliases' nodes, else its markers (refusals too)."""
     if isinstance(meta, SizedInt):
-        return NodeMeta(Scalar(ScalarKind.INT, meta.minimum, meta.maximum, meta.name))
+        return (NodeMeta(Scalar(ScalarKind.INT, meta.minimum, meta.maximum, meta.name)),)
     if isinstance(meta, CharMarker):
-        return NodeMeta(Scalar(ScalarKind.CHAR))
+        return (NodeMeta(Scalar(ScalarKind.CHAR)),)
     if isinstance(meta, JsonMarker):
-        return NodeMeta(JsonType(meta.kind))  # type: ignore[arg-type]
-    return _marker(meta)
+        return (NodeMeta(JsonType(meta.kind)),)  # type: ignore[arg-type]
+    return _markers(meta)
 
 
 def _literal_values(args: tuple[Any, ...]) -> tuple[LitValue, ...]:

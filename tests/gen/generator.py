@@ -179,6 +179,25 @@ class Ty:
     #: For an ``Annotated`` type (or an alias of one): its last Description and Doc texts.
     #: Directly nested Annotated flattens (typing does it), so an outer Doc does not beat an inner Description.
     annot: tuple[str | None, str | None] | None = None
+    #: The marker families its ``Annotated`` layers set (``marker_family``): a flattened outer
+    #: layer must not set one again (a keyword set twice is OLT013).
+    families: frozenset[str] = frozenset()
+
+
+#: The description markers each choice of ``Gen.annotated`` writes.
+_DESCRIBED_BY: dict[str, set[str]] = {"Description": {"Description"}, "Doc": {"Doc"}, "both": {"Description", "Doc"}}
+
+
+def marker_family(kind: str) -> str:
+    """The keywords a marker kind sets, as one family: two of a family in one flattened
+    ``Annotated`` would set a keyword twice (or, for the text formats, never match)."""
+    if kind in ("Range", "Ge", "Le", "Interval"):
+        return "range"
+    if "Len" in kind:
+        return "length"
+    if kind in ("Email", "Url", "Pattern"):
+        return "text format"
+    return kind
 
 
 @dataclass
@@ -805,34 +824,30 @@ class Gen:
         """``Annotated[inner, ...]`` with markers that fit, maybe a description, maybe unknown metadata."""
         fits = self.markers_for(inner)
         chosen: list[tuple[str, Callable[[Frag], None]]] = []
-        kinds: set[str] = set()
+        families: set[str] = set(inner.families)
         for src, apply in self.rng.sample(fits, min(len(fits), self.rng.randint(0, 2))):
-            kind = src.split("(")[0].replace("at.", "")
-            if (
-                kind in kinds
-                or ("Length" in kind and any("Len" in k for k in kinds))
-                or ("Len" in kind and any("Len" in k for k in kinds))
-                or (kind in ("Range", "Ge", "Le", "Interval") and kinds & {"Range", "Ge", "Le", "Interval"})
-            ):
-                continue
-            if kind in ("Email", "Url", "Pattern") and kinds & {"Email", "Url", "Pattern"}:
-                continue  # an email matching ^[a-z]+$ cannot exist
-            kinds.add(kind)
+            family = marker_family(src.split("(")[0].replace("at.", ""))
+            if family in families:
+                continue  # a keyword set twice is OLT013; an email matching ^[a-z]+$ cannot exist
+            families.add(family)
             chosen.append((src, apply))
         metas = [src for src, _ in chosen]
         desc: str | None = None
         doc: str | None = None
         if allow_description and self.chance(0.4):
-            which = self.pick(["Description", "Doc", "both"])
+            which = self.pick([w for w in ("Description", "Doc", "both") if not families & _DESCRIBED_BY[w]] or ["none"])
             text = self.words(1, 4).capitalize() + "."
             if which == "Description":
                 written = self.computed_text(None, text) if self.chance(0.3) else f'"{text}"'
                 metas.append(f"Description({written})")
                 desc = text
+                families.add("Description")
             elif which == "Doc":
                 metas.append(f'Doc("{text}")')
                 doc = text
-            else:
+                families.add("Doc")
+            elif which == "both":
+                families |= {"Description", "Doc"}
                 other = self.words(1, 3)
                 metas += (
                     [f'Doc("{other}")', f'Description("{text}")']
@@ -840,14 +855,23 @@ class Gen:
                     else [f'Description("{text}")', f'Doc("{other}")']
                 )
                 desc, doc = text, other
-        if self.chance(0.15):
-            metas.insert(self.rng.randint(0, len(metas)), self.pick(['"a note"', "42", "at.Gt(0)", "Unit()"]))
+        plain: str | None = None
+        if self.chance(0.15) and "plain string" not in families:
+            # a plain string is a description, after Description and Doc (of any layer)
+            plain = self.words(1, 3)
+            metas.insert(self.rng.randint(0, len(metas)), f'"{plain}"')
+            families.add("plain string")
         if not metas:
+            if "Description" in families:
+                return inner
             desc = self.words(1, 2)
             metas.append(f'Description("{desc}")')
+            families.add("Description")
         if inner.annot is not None:  # Annotated[Annotated[T, a], b] is Annotated[T, a, b]
             desc = desc if desc is not None else inner.annot[0]
             doc = doc if doc is not None else inner.annot[1]
+        if plain is not None and doc is None:
+            doc = plain  # ranks like Doc against the docstring, and loses to any Doc written
         description = desc if desc is not None else doc
         inside_null = inner.nullable
         applies = [a for _, a in chosen]
@@ -880,6 +904,7 @@ class Gen:
             tag=inner.tag if not chosen else None,
             record=inner.record,
             annot=(desc, doc),
+            families=frozenset(families),
         )
 
     def alias(self, m: Mod, depth: int) -> Ty:
@@ -911,6 +936,7 @@ class Gen:
             record=inner.record,
             annot=inner.annot,
             tag=inner.tag,
+            families=inner.families,
         )
         home.aliases.append(ty)
         return ty
@@ -1224,6 +1250,7 @@ class Gen:
             "union",
             hashable=all(record_hashable(r) for r in members),
             annot=(description, None) if explicit else None,
+            families=frozenset(({"Discriminator"} if explicit else set()) | ({"Description"} if description else set())),
         )
 
     # -- the grammar
@@ -2163,10 +2190,6 @@ HEADER = [
     "    JsonObject, JsonValue, Length, MaxLength, MinLength, Part, Pattern, Range, StringLength, TextPart, ToolContext,",
     "    ToolResult, UInt8, UInt16, UInt32, UInt64, Url, tool,",
     ")",
-    "",
-    "",
-    "class Unit:",
-    '    """Metadata of another library: onellm ignores it."""',
     "",
     "",
     "def _kept(fn: Callable[..., Any]) -> Callable[..., Any]:",

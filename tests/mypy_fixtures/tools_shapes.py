@@ -53,7 +53,7 @@ def shapes(
     opts: Opts,
     hashed: set[Hashed],
     frozen: frozenset[Frozen],
-    loose_bound: Annotated[int, at.Interval(gt=1, ge=2)],
+    loose_bound: Annotated[int, at.Interval(gt=1, le=9)],
     maybe: Optional[Tagged] = None,
 ) -> list[Mode]:
     """Everything at once."""
