@@ -136,7 +136,7 @@ def fragment(node: TypeNode, naming: str | None) -> Schema:
     if isinstance(node, Nullable):
         return _nullable(fragment(node.inner, naming))
     if isinstance(node, EnumType):
-        return {"type": "string", "enum": list(node.members)}
+        return {"type": "string", "enum": list(node.wire)}
     if isinstance(node, LiteralType):
         return {"type": rules.literal_json_type(node.values[0]), "enum": list(node.values)}
     if isinstance(node, ArrayType):

@@ -290,11 +290,7 @@ class _Classes:
 
     def enum(self, cls: FClass) -> EnumType | None:
         tp = cast(type, cls.handle)
-        node = _ENUMS.get(tp)
-        if node is None and issubclass(tp, enum.Enum):  # an enum's members are fixed when its class is made
-            members = tuple(m.name for m in tp)
-            node = _ENUMS.put(tp, EnumType(tp.__name__, members, issubclass(tp, enum.Flag), origin=tp))
-        return node
+        return enum_node(tp) if issubclass(tp, enum.Enum) else None
 
     def record_kind(self, cls: FClass) -> RecordKind | None:
         return _record_kind(cast(type, cls.handle))
@@ -333,6 +329,34 @@ _RECORDS: BoundedCache[object, Record] = BoundedCache()
 _ENUMS: BoundedCache[type, EnumType] = BoundedCache()
 
 
+def enum_node(tp: type[enum.Enum]) -> EnumType:
+    """An enum's node: by value when every member's value is a ``str``, else by name.
+
+    The values are the members' own (``m.value``), after the enum's data type made them: a
+    ``str`` mixin or ``StrEnum`` turns every value into a string, an ``int`` mixin none.
+    An enum's members are fixed when its class is made, so the node is kept per class.
+    """
+    node = _ENUMS.get(tp)
+    if node is None:
+        members = tuple(tp)
+        values = tuple(m.value for m in members)
+        by_value = all(type(v) is str for v in values)
+        node = EnumType(
+            tp.__name__,
+            tuple(m.name for m in members),
+            issubclass(tp, enum.Flag),
+            cast("tuple[str, ...]", values) if by_value else None,
+            origin=tp,
+        )
+        _ENUMS.put(tp, node)
+    return node
+
+
+def enum_wire(member: enum.Enum) -> str:
+    """What a member is written as: its value in a string-valued enum, else its name."""
+    return member.value if enum_node(type(member)).values is not None else member.name
+
+
 def _is_abstract(tp: type) -> bool:
     return bool(getattr(tp, "__abstractmethods__", None))
 
@@ -351,7 +375,7 @@ def _default(value: object) -> Default:
     if value is None:
         return NONE_DEFAULT
     if isinstance(value, enum.Enum):
-        return Default.of(value.name)
+        return Default.of(enum_wire(value))
     if type(value) in (str, bool):
         return Default.of(value)  # type: ignore[arg-type]
     if type(value) in (int, float):
