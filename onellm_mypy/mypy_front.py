@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import sys
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 from mypy.nodes import (
     FUNC_NO_INFO,
@@ -84,7 +84,7 @@ from onellm_runtime.core.forms import (
     union,
 )
 from onellm_runtime.core.lowering import BARE, CannotLower
-from onellm_runtime.core.model import JsonType, Record, RecordKind, Scalar, ScalarKind, TypeNode
+from onellm_runtime.core.model import EnumType, JsonType, Record, RecordKind, Scalar, ScalarKind, TypeNode
 
 from . import source as src
 from .source import Bound, EnumValue, ModuleSource, Opaque, Resolution, SourceCache, Unreadable
@@ -236,6 +236,8 @@ class Frontend:
         self.dataclass_classes: dict[str, bool] = {}
         self._enum_memo: dict[str, dict[str, str]] = {}
         self._enum_values: dict[str, dict[str, object]] = {}
+        self._enum_exprs: dict[str, dict[str, ast.expr]] = {}
+        self._enum_types: dict[str, EnumType] = {}
 
     # -- sources ----------------------------------------------------------------------
 
@@ -374,11 +376,42 @@ class Frontend:
             return None
         value = self._enum_values.get(info.fullname, {}).get(canonical, Unreadable())
         shown = None if isinstance(value, (Opaque, Unreadable)) else repr(value)
-        return EnumValue(info.name, canonical, shown)
+        node = self.enum_type(info)
+        wire = None if node.values is None else node.values[node.members.index(canonical)]
+        return EnumValue(info.name, canonical, shown, wire)
 
     def enum_members(self, info: TypeInfo) -> tuple[str, ...]:
         """The members in definition order, aliases left out (``tuple(m.name for m in E)``)."""
         return tuple(dict.fromkeys(self.enum_names(info).values()))
+
+    def enum_type(self, info: TypeInfo) -> EnumType:
+        """An enum's node: by value when every member's value, as the enum holds it, is a
+        ``str`` computed from the source; by name when one is surely not; else the wire form
+        is not known (OLT014, with the member whose value cannot be computed)."""
+        cached = self._enum_types.get(info.fullname)
+        if cached is not None:
+            return cached
+        members = self.enum_members(info)
+        is_flag = any(c.fullname == "enum.Flag" for c in info.mro)
+        node = EnumType(info.name, members, is_flag)
+        data = _enum_data_type(info)
+        values = self._enum_values.get(info.fullname)
+        if data == "custom":
+            node = EnumType(info.name, members, is_flag, not_computed=_ENUM_NEW.format(name=info.name))
+        elif data != "other" and values is None:
+            node = EnumType(info.name, members, is_flag, not_computed=_ENUM_NO_SOURCE.format(name=info.name))
+        elif data != "other" and values is not None:
+            read = [values.get(m, Unreadable()) for m in members]
+            if all(type(v) is str for v in read):
+                node = EnumType(info.name, members, is_flag, cast("tuple[str, ...]", tuple(read)))
+            elif not any(type(v) is not str and not isinstance(v, Unreadable) for v in read):
+                member = next(m for m, v in zip(members, read) if isinstance(v, Unreadable))
+                expr = self._enum_exprs.get(info.fullname, {}).get(member)
+                shown = _shorten(ast.unparse(expr)) if expr is not None else "?"
+                text = _ENUM_NOT_COMPUTED.format(name=info.name, member=member, expr=shown)
+                node = EnumType(info.name, members, is_flag, not_computed=text)
+        self._enum_types[info.fullname] = node
+        return node
 
     def enum_names(self, info: TypeInfo) -> dict[str, str]:
         """Every member name, aliases too, -> the member it names."""
@@ -393,8 +426,13 @@ class Frontend:
                 return self.fullname_of(expr, Scope(info.module_name)) == "enum.auto"
 
             values: dict[str, object] = {}
-            names = src.enum_members(found[1], self.resolver(scope), is_auto, self._auto_value(info), values)
+            exprs: dict[str, ast.expr] = {}
+            convert = src.as_str_value if _enum_data_type(info) == "str" else None
+            names = src.enum_members(
+                found[1], self.resolver(scope), is_auto, self._auto_value(info), values, convert, exprs
+            )
             self._enum_values[info.fullname] = values
+            self._enum_exprs[info.fullname] = exprs
         else:
             names = {
                 name: name
@@ -847,3 +885,46 @@ def special_node(fullname: str) -> Form | None:
     else:
         return None
     return FAnnotated(FOther(base), (NodeMeta(node),))
+
+
+#: The standard library's enum classes: no data type, no ``__new__`` of the user's.
+_STDLIB_ENUMS = frozenset(
+    {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
+)
+
+_ENUM_NOT_COMPUTED = (
+    "the value of enum member '{name}.{member}', {expr}, cannot be computed from the source, so whether "
+    "'{name}' is written by value or by name could differ from the runtime's; "
+    "use a string literal or a module or class constant"
+)
+_ENUM_NEW = (
+    "enum '{name}' sets its members' values in __new__, which cannot be computed from the source, so whether "
+    "it is written by value or by name could differ from the runtime's; "
+    "give its members their values in the class body"
+)
+_ENUM_NO_SOURCE = (
+    "the source of enum '{name}' is not available, so its members' values cannot be computed and whether "
+    "it is written by value or by name could differ from the runtime's"
+)
+
+
+def _enum_data_type(info: TypeInfo) -> Literal["str", "other", "none", "custom"]:
+    """What makes an enum's member values, read off its MRO as ``Enum`` finds its data type:
+    ``"str"`` (a ``str`` mixin, ``StrEnum``: every value becomes a string), ``"other"``
+    (``int``, ``float``, ...: no value is a string), ``"none"`` (a plain ``Enum``: the values
+    as written), ``"custom"`` (a ``__new__`` of the user's sets them)."""
+    for c in info.mro:
+        name = c.fullname
+        if name in _STDLIB_ENUMS or name == "builtins.object":
+            continue
+        if name == "builtins.str":
+            return "str"
+        if name.startswith("builtins."):
+            return "other"
+        if "__new__" in c.names:
+            return "custom"
+    return "none"
+
+
+def _shorten(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
