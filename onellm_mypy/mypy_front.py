@@ -419,11 +419,14 @@ class Frontend:
         if cached is not None:
             return cached
         found = self.class_ast(info)
+        scope = Scope(info.module_name, info, False, True)
+        if found is None:
+            found = self._functional_enum(info)
+            scope = Scope(info.module_name)
         if found is not None:
-            scope = Scope(info.module_name, info, False, True)
 
             def is_auto(expr: ast.expr) -> bool:
-                return self.fullname_of(expr, Scope(info.module_name)) == "enum.auto"
+                return expr is _FUNCTIONAL_AUTO.func or self.fullname_of(expr, Scope(info.module_name)) == "enum.auto"
 
             values: dict[str, object] = {}
             exprs: dict[str, ast.expr] = {}
@@ -442,12 +445,48 @@ class Frontend:
         self._enum_memo[info.fullname] = names
         return names
 
+    def _functional_enum(self, info: TypeInfo) -> tuple[ModuleSource, ast.ClassDef] | None:
+        """A module-level ``E = Enum("E", names)`` read as the class body it stands for
+        (``NAME = auto()`` per name, ``NAME = value`` per pair), or None when its names
+        are not literals or a ``type=`` mixin changes its values."""
+        ms = self.source(info.module_name)
+        if ms is None or info.fullname != f"{info.module_name}.{info.name}":
+            return None
+        bindings = ms.bindings.get(info.name, [])
+        call = bindings[0].value if len(bindings) == 1 else None
+        if not isinstance(call, ast.Call) or any(k.arg == "type" for k in call.keywords):
+            return None
+        names = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "names"), None)
+        pairs: list[tuple[str, ast.expr]] = []
+        if isinstance(names, ast.Constant) and isinstance(names.value, str):
+            pairs = [(n, _FUNCTIONAL_AUTO) for n in names.value.replace(",", " ").split()]
+        elif isinstance(names, (ast.List, ast.Tuple)):
+            for item in names.elts:
+                if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                    pairs.append((item.value, _FUNCTIONAL_AUTO))
+                elif isinstance(item, (ast.List, ast.Tuple)) and len(item.elts) == 2:
+                    key = item.elts[0]
+                    if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                        return None
+                    pairs.append((key.value, item.elts[1]))
+                else:
+                    return None
+        elif isinstance(names, ast.Dict):
+            for k, v in zip(names.keys, names.values):
+                if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
+                    return None
+                pairs.append((k.value, v))
+        else:
+            return None
+        body: list[ast.stmt] = [ast.Assign([ast.Name(n, ast.Store())], v, lineno=0) for n, v in pairs]
+        return ms, ast.ClassDef(info.name, [], [], body, [])
+
     def _auto_value(self, info: TypeInfo) -> src.AutoValue | None:
         """What ``auto()`` gives in this enum (``Enum._generate_next_value_`` and kin), if known."""
         stdlib = {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
         for c in info.mro:
             if c.fullname not in stdlib and "_generate_next_value_" in c.names:
-                return None  # a custom generator: its values are unknown
+                return self._own_auto_value(c)  # a generator of the user's: known only when it returns the name
         names = {c.fullname for c in info.mro}
         if "enum.StrEnum" in names:
             return lambda name, assigned: name.lower()
@@ -478,6 +517,42 @@ class Frontend:
             return (largest if sys.version_info >= (3, 13) else last) + 1
 
         return numeric
+
+    def _own_auto_value(self, cls: TypeInfo) -> src.AutoValue | None:
+        """A ``_generate_next_value_`` whose body is ``return name`` (or ``name.lower()`` /
+        ``name.upper()``): what it gives; None for any other body, whose values are unknown."""
+        found = self.class_ast(cls)
+        if found is None:
+            return None
+        fn = next(
+            (
+                st
+                for st in found[1].body
+                if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == "_generate_next_value_"
+            ),
+            None,
+        )
+        if fn is None or not fn.args.args:
+            return None
+        body = fn.body[1:] if ast.get_docstring(fn) is not None else fn.body
+        first = fn.args.args[0].arg
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+            return None
+        value = body[0].value
+        if isinstance(value, ast.Name) and value.id == first:
+            return lambda name, assigned: name
+        if (
+            isinstance(value, ast.Call)
+            and not value.args
+            and not value.keywords
+            and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name)
+            and value.func.value.id == first
+            and value.func.attr in ("lower", "upper")
+        ):
+            upper = value.func.attr == "upper"
+            return (lambda name, assigned: name.upper()) if upper else (lambda name, assigned: name.lower())
+        return None
 
     # -- evaluating annotations ---------------------------------------------------------
 
@@ -887,10 +962,11 @@ def special_node(fullname: str) -> Form | None:
     return FAnnotated(FOther(base), (NodeMeta(node),))
 
 
+#: The value of each name of a functional ``Enum("E", "A B")``: an ``auto()`` (its identity tells it).
+_FUNCTIONAL_AUTO = ast.Call(ast.Name("auto", ast.Load()), [], [])
+
 #: The standard library's enum classes: no data type, no ``__new__`` of the user's.
-_STDLIB_ENUMS = frozenset(
-    {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
-)
+_STDLIB_ENUMS = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"})
 
 _ENUM_NOT_COMPUTED = (
     "the value of enum member '{name}.{member}', {expr}, cannot be computed from the source, so whether "
@@ -903,8 +979,8 @@ _ENUM_NEW = (
     "give its members their values in the class body"
 )
 _ENUM_NO_SOURCE = (
-    "the source of enum '{name}' is not available, so its members' values cannot be computed and whether "
-    "it is written by value or by name could differ from the runtime's"
+    "the members of enum '{name}' are not given in a class body or as literals, so their values cannot be "
+    "computed from the source, and whether it is written by value or by name could differ from the runtime's"
 )
 
 

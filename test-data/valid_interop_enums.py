@@ -8,7 +8,7 @@ Does not use ``from __future__ import annotations``.
 
 import enum
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 from onellm_runtime import tool
 
@@ -48,6 +48,31 @@ class Stage(enum.Enum):
     SECOND = enum.auto()
 
 
+def made_value() -> str:
+    return "made"
+
+
+class Sized(enum.Enum):
+    """One value is an integer: by name, whatever the value only the runtime computes."""
+
+    ONE = 1
+    MADE = made_value()
+
+
+class Named(str, enum.Enum):
+    """``auto()`` through a ``_generate_next_value_`` that returns the name."""
+
+    @staticmethod
+    def _generate_next_value_(name: str, start: int, count: int, last_values: list[Any]) -> str:
+        return name
+
+    ALPHA = enum.auto()
+    BETA = enum.auto()
+
+
+Mood = enum.Enum("Mood", {"HAPPY": "happy", "GLAD": "happy", "SAD": "sad"})  # string values, an alias
+Step = enum.Enum("Step", "START STOP")  # names only: auto() numbers, so by name
+
 DEFAULT_UNIT = Unit.FAHRENHEIT
 
 
@@ -69,6 +94,12 @@ class Reading:
 @tool
 def kinds(unit: Unit, fmt: Format, scale: Scale, day: Weekday, grade: Grade, stage: Stage) -> str:
     """Each enum kind once."""
+    return ""
+
+
+@tool
+def made_otherwise(sized: Sized, named: Named, mood: Mood, step: Step = Step.STOP) -> str:
+    """Enums made by a call, a name generator and the functional API."""
     return ""
 
 

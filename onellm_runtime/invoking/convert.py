@@ -40,8 +40,8 @@ from ..core.model import (
     UnionType,
 )
 from ..core.scalars import Unwritable
-from ..front.typing_front import enum_wire
 from ..core.scalars import write_same as _SAME
+from ..front.typing_front import enum_wire
 from ..results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult
 from .jsoncheck import problem
 

@@ -1944,9 +1944,7 @@ class Gen:
             ref = e.ref(m)
             first = self.enum_names[id(e)][0]
             written = e.frag(None)["enum"][0]
-            return ParamSpec(
-                name, None, e, default=Dflt(f'{ref}["{first}"]', "unreadable", written), static=["OLT014"]
-            )
+            return ParamSpec(name, None, e, default=Dflt(f'{ref}["{first}"]', "unreadable", written), static=["OLT014"])
         if which == "inf":
             return ParamSpec(
                 name,
