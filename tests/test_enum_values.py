@@ -135,10 +135,10 @@ REFUSED = [
         "Argument 'x' must be one of: deg_c, deg_f; got \"fahrenheit\" (did you mean \"deg_f\"?).",
     ),
     (
-        "an alias's name is not on the wire either",
+        "an alias's name is not on the wire either, and suggests its value",
         Unit,
         '"C"',
-        "Argument 'x' must be one of: deg_c, deg_f; got \"C\".",
+        "Argument 'x' must be one of: deg_c, deg_f; got \"C\" (did you mean \"deg_c\"?).",
     ),
     (
         "a value in another case (case-sensitive)",
