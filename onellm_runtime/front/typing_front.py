@@ -26,6 +26,7 @@ from ..aliases import CharMarker, JsonMarker, SizedInt
 from ..context import CancellationToken, ToolContext
 from ..core import markers
 from ..core.caches import BoundedCache
+from ..core.enums import enum_node, enum_wire, kept_enum
 from ..core.forms import (
     FAnnotated,
     FAny,
@@ -286,7 +287,7 @@ class _Classes:
 
     def known(self, cls: FClass) -> TypeNode | None:
         handle = cls.handle
-        return _SCALAR_NODES.get(handle) or _RECORDS.get(handle) or _ENUMS.get(handle)  # type: ignore[call-overload]
+        return _SCALAR_NODES.get(handle) or _RECORDS.get(handle) or kept_enum(handle)
 
     def enum(self, cls: FClass) -> EnumType | None:
         tp = cast(type, cls.handle)
@@ -326,37 +327,6 @@ class _Classes:
 
 
 _RECORDS: BoundedCache[object, Record] = BoundedCache()
-_ENUMS: BoundedCache[type, EnumType] = BoundedCache()
-
-
-def enum_node(tp: type[enum.Enum]) -> EnumType:
-    """An enum's node: by value when every member's value is a ``str``, else by name.
-
-    The values are the members' own (``m.value``), after the enum's data type made them: a
-    ``str`` mixin or ``StrEnum`` turns every value into a string, an ``int`` mixin none.
-    An enum's members are fixed when its class is made, so the node is kept per class.
-    """
-    node = _ENUMS.get(tp)
-    if node is None:
-        members = tuple(tp)
-        values = tuple(m.value for m in members)
-        by_value = all(type(v) is str for v in values)
-        node = EnumType(
-            tp.__name__,
-            tuple(m.name for m in members),
-            issubclass(tp, enum.Flag),
-            cast("tuple[str, ...]", values) if by_value else None,
-            origin=tp,
-        )
-        _ENUMS.put(tp, node)
-    return node
-
-
-def enum_wire(member: enum.Enum) -> str:
-    """What a member is written as: its value in a string-valued enum, else its name."""
-    return member.value if enum_node(type(member)).values is not None else member.name
-
-
 def _is_abstract(tp: type) -> bool:
     return bool(getattr(tp, "__abstractmethods__", None))
 

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from ..core import formats, rules
+from ..core.enums import enum_wire
 from ..core.model import (
     ArrayType,
     EnumType,
@@ -41,7 +42,6 @@ from ..core.model import (
 )
 from ..core.scalars import Unwritable
 from ..core.scalars import write_same as _SAME
-from ..front.typing_front import enum_wire
 from ..results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult
 from .jsoncheck import problem
 
