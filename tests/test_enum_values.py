@@ -156,7 +156,12 @@ REFUSED = [
         '"SMALL"',
         "Argument 'x' must be one of: s, l; got \"SMALL\" (did you mean \"s\"?).",
     ),
-    ("an int-valued enum's value", Shade, "1", "Argument 'x' must be one of: LIGHT, DARK; got 1."),
+    (
+        "an int-valued enum's value suggests its name",
+        Shade,
+        "1",
+        "Argument 'x' must be one of: LIGHT, DARK; got 1 (did you mean \"LIGHT\"?).",
+    ),
     ("a mixed enum's value", Mixed, '"text"', "Argument 'x' must be one of: TEXT, COUNT; got \"text\" (did you mean \"TEXT\"?)."),
     (
         "in a list, at its index",

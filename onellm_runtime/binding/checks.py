@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..core import formats, rules
+from ..core.enums import enum_wire
 from ..core.model import EnumType, LiteralType
 from ..core.patterns import compile_pattern
 from .state import BAD, MISSING, Call, Check, NeedExact, type_of
@@ -393,8 +394,7 @@ def enum_table(node: EnumType) -> dict[str, object]:
 def enum_check(node: EnumType, nullable: bool) -> Check:
     table = enum_table(node)
     wire = node.wire
-    by_value = node.values is not None
-    spellings = enum_spellings(node.origin, lambda m: str(m.value) if by_value else str(m.name))
+    spellings = enum_spellings(node.origin, enum_wire)
 
     def check(v: Any, c: Call) -> Any:
         if type(v) is str:
