@@ -133,9 +133,9 @@ async def _demo() -> None:
     tools = {t.name: t for t in tools_of(tracker)}
     invoker = ToolInvoker()
     calls = [
-        ("open_ticket", '{"title": "Login page is blank", "priority": "Urgent", "labels": ["web"]}'),
-        ("open_ticket", '{"title": "Typo in footer", "priority": "low"}'),
-        ("list_tickets", '{"where": {"priority": "Urgent"}}'),
+        ("open_ticket", '{"title": "Login page is blank", "priority": "urgent", "labels": ["web"]}'),
+        ("open_ticket", '{"title": "Typo in footer", "priority": "Low"}'),
+        ("list_tickets", '{"where": {"priority": "urgent"}}'),
         ("close_ticket", '{"ticket_id": "T-1", "resolution": "fixed"}'),
     ]
     for name, arguments in calls:

@@ -68,8 +68,7 @@ class Classes:
         info = _info(cls)
         if not info.is_enum:
             return None
-        is_flag = any(c.fullname == "enum.Flag" for c in info.mro)
-        return EnumType(info.name, self.fe.enum_members(info), is_flag)
+        return self.fe.enum_type(info)
 
     def record_kind(self, cls: FClass) -> RecordKind | None:
         return record_kind(self.fe, _info(cls))

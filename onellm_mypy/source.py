@@ -52,6 +52,7 @@ __all__ = [
     "field_call_arguments",
     "field_from_call",
     "enum_members",
+    "as_str_value",
     "class_body_bindings",
     "docstring",
     "field_value",
@@ -375,12 +376,15 @@ def docstring(node: FunctionNode | ast.ClassDef) -> str | None:
 
 @dataclass(frozen=True)
 class EnumValue:
-    """An enum member used as a value: written by its (canonical) member name."""
+    """An enum member used as a value: written in its wire form (its canonical member's
+    name, or its value in a string-valued enum)."""
 
     enum: str
     member: str
     #: ``repr()`` of the member's value where the source shows it (for messages).
     value_repr: str | None = field(default=None, compare=False)
+    #: What the member is written as; None means its name.
+    wire: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -457,7 +461,7 @@ def default_of(value: object) -> Default:
     if value is None:
         return NONE_DEFAULT
     if isinstance(value, EnumValue):
-        return Default.of(value.member)
+        return Default.of(value.member if value.wire is None else value.wire)
     if type(value) in (str, bool):
         assert isinstance(value, (str, bool))
         return Default.of(value)
@@ -627,19 +631,38 @@ def _is_descriptor_value(value: ast.expr) -> bool:
 AutoValue = Callable[[str, "list[object]"], object]
 
 
+_WRITTEN_BY_STR = (str, int, float, bool, complex, bytes, type(None))
+
+
+def as_str_value(value: object) -> object:
+    """A member's value as a ``str`` mixin (or ``StrEnum``) makes it: ``str(v)``, or
+    ``str(*v)`` for a tuple; ``Unreadable`` where the result is not known from the source."""
+    args = value if type(value) is tuple else (value,)
+    if not all(type(a) in _WRITTEN_BY_STR for a in args):
+        return _UNREADABLE
+    try:
+        return str(*args)
+    except Exception:  # str("a", 1), an integer over the digit limit: the class itself fails
+        return _UNREADABLE
+
+
 def enum_members(
     node: ast.ClassDef,
     resolve: Resolve,
     is_auto: Callable[[ast.expr], bool] | None = None,
     auto_value: AutoValue | None = None,
     values_out: dict[str, object] | None = None,
+    convert: Callable[[object], object] | None = None,
+    exprs_out: dict[str, ast.expr] | None = None,
 ) -> dict[str, str]:
     """Every member name (aliases too) -> the member it names, in definition order.
 
     The distinct values are ``tuple(m.name for m in E)``: a member whose value equals an
     earlier member's is an alias of it. ``auto()`` takes the value ``auto_value`` computes
     (``is_auto`` tells the call); values the source does not let us read (other calls)
-    are taken to be distinct. ``values_out`` receives each member's value as read.
+    are taken to be distinct. ``convert`` is what the enum's data type does to a value
+    (``as_str_value`` for a ``str`` mixin). ``values_out`` receives each member's value
+    as the enum holds it, ``exprs_out`` the expression it was written as.
     """
     ignore: set[str] = set()
     #: the distinct values so far -> their member (unhashable values in a list)
@@ -678,14 +701,18 @@ def enum_members(
                 read = auto_value(name, assigned) if auto_value is not None and not value.args else _UNREADABLE
             else:
                 read = read_constant(value, resolve)
-            assigned.append(read)
-            if values_out is not None:
-                values_out[name] = read
+            assigned.append(read)  # auto() sees the values as written, before the data type
             if isinstance(read, (Opaque, Unreadable)):
                 if isinstance(value, ast.Tuple):
                     elts = [read_constant(e, resolve) for e in value.elts]
                     if not any(isinstance(e, (Opaque, Unreadable)) for e in elts):
                         read = tuple(elts)
+            if convert is not None:
+                read = convert(read)
+            if values_out is not None:
+                values_out[name] = read
+            if exprs_out is not None:
+                exprs_out[name] = value
             canonical = _earlier_equal(read, by_value, unhashable)
             if canonical is not None:
                 names[name] = canonical

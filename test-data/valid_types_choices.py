@@ -30,7 +30,7 @@ class Mode(str, enum.Enum):
 
 @tool
 def enums(level: Level, priority: Priority, mode: Mode) -> str:
-    """Enums are written by member name, aliases left out."""
+    """Int-valued enums are written by member name, a str mixin by member value; aliases left out."""
     return ""
 
 

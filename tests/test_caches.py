@@ -14,7 +14,7 @@ MEMOS = [
     ("onellm_runtime.front.typing_front", "_PLAIN_ALIASES", DEFAULT_LIMIT),
     ("onellm_runtime.front.typing_front", "_CLASS_RETURNS", DEFAULT_LIMIT),
     ("onellm_runtime.front.typing_front", "_RECORDS", DEFAULT_LIMIT),
-    ("onellm_runtime.front.typing_front", "_ENUMS", DEFAULT_LIMIT),
+    ("onellm_runtime.core.enums", "_ENUMS", DEFAULT_LIMIT),
     ("onellm_runtime.front.typing_front", "_CODE", DEFAULT_LIMIT),
     ("onellm_runtime.front.typing_front", "_EVALUATED", DEFAULT_LIMIT),
     ("onellm_runtime.front.sourcetext", "_WALKS", DEFAULT_LIMIT),

@@ -120,7 +120,7 @@ def test_the_fixtures_cover_what_mypy_hides() -> None:
         schema_text
     )
     assert '"note": {"type": ["string", "null"], "description": "Free text."}' in schema_text
-    assert '"color": {"type": "string", "enum": ["RED", "GREEN"], "default": "RED"}' in schema_text
+    assert '"color": {"type": "string", "enum": ["red", "green"], "default": "red"}' in schema_text
     # defaults read through names: an imported constant, a Final negative number
     assert '"limit": {"type": "integer", "default": 25}' in schema_text
     assert '"floor": {"type": "integer", "default": -3}' in schema_text

@@ -445,8 +445,9 @@ def test_a_large_enum_with_aliases() -> None:
 
     f.__annotations__["x"] = Big
     t = Tool.create(f)
-    # names (the values are not written in a class body), aliases left out
-    assert t.input_schema["properties"]["x"]["enum"] == [f"M{i}" for i in range(10_000)]
+    # every value a string: by value (the functional API's values as a class body's), aliases left out
+    assert t.input_schema["properties"]["x"]["enum"] == [f"v{i}" for i in range(10_000)]
+    assert t.bind('{"x": "v9999"}') == {"x": Big.M9999}
 
 
 ENUM_BODY = """

@@ -30,6 +30,11 @@ class Color(enum.Enum):
     GREEN = "g"
 
 
+class Shade(enum.Enum):
+    LIGHT = 1
+    DARK = 2
+
+
 # --- Parameters: defaults -------------------------------------------------------------
 # "A default of type str, int, float, bool, an Enum (written as its member name) or a Char is
 # written as "default". A None default writes nothing. Other defaults are not written."
@@ -42,7 +47,8 @@ DEFAULTS_TABLE = [
     ("float", float, 0.5, '{"type": "number", "default": 0.5}'),
     ("int default on float", float, 2, '{"type": "number", "default": 2}'),
     ("bool", bool, True, '{"type": "boolean", "default": true}'),
-    ("Enum member", Color, Color.GREEN, '{"type": "string", "enum": ["RED", "GREEN"], "default": "GREEN"}'),
+    ("str-valued Enum member: its value", Color, Color.GREEN, '{"type": "string", "enum": ["r", "g"], "default": "g"}'),
+    ("int-valued Enum member: its name", Shade, Shade.DARK, '{"type": "string", "enum": ["LIGHT", "DARK"], "default": "DARK"}'),
     ("Char", Char, "x", '{"type": "string", "minLength": 1, "maxLength": 1, "default": "x"}'),
     ("sized int", UInt8, 7, '{"type": "integer", "minimum": 0, "maximum": 255, "default": 7}'),
     ("Literal", Literal["a", "b"], "b", '{"type": "string", "enum": ["a", "b"], "default": "b"}'),
@@ -170,7 +176,8 @@ OUTPUT_TABLE = [
     ("JsonValue", JsonValue, "null"),
     ("int", int, '{"type": "integer"}'),
     ("list[str]", list[str], '{"type": "array", "items": {"type": "string"}}'),
-    ("Enum", Color, '{"type": "string", "enum": ["RED", "GREEN"]}'),
+    ("str-valued Enum", Color, '{"type": "string", "enum": ["r", "g"]}'),
+    ("int-valued Enum", Shade, '{"type": "string", "enum": ["LIGHT", "DARK"]}'),
 ]
 
 

@@ -12,6 +12,7 @@ import collections.abc as abc
 import datetime
 import decimal
 import enum
+import sys
 import typing
 import uuid
 from typing import Annotated, Literal, NewType, Optional, Union
@@ -54,6 +55,33 @@ class Level(enum.IntEnum):
     HIGH = 20
 
 
+class Unit(enum.Enum):
+    CELSIUS = "celsius"
+    FAHRENHEIT = "fahrenheit"
+    C = "celsius"  # alias of CELSIUS: left out
+
+
+class Mixed(enum.Enum):
+    TEXT = "text"
+    COUNT = 2
+
+
+class Words(str, enum.Enum):
+    ONE = 1  # the str mixin makes it "1": every value is a string
+    TWO = "two"
+
+
+if sys.version_info >= (3, 11):
+
+    class Tone(enum.StrEnum):
+        LOUD = enum.auto()
+        Quiet = enum.auto()
+
+    STR_ENUM_ROWS = [("StrEnum auto()", Tone, '{"type": "string", "enum": ["loud", "quiet"]}')]
+else:
+    STR_ENUM_ROWS = []
+
+
 UserId = NewType("UserId", str)
 Score = NewType("Score", float)
 TD = r'"^-?(\\d+\\.)?\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,6})?$"'
@@ -92,10 +120,15 @@ TYPES_TABLE = [
     ("timedelta", datetime.timedelta, '{"type": "string", "pattern": ' + TD + "}"),
     # | bytes | {"type":"string","contentEncoding":"base64"} |
     ("bytes", bytes, '{"type": "string", "contentEncoding": "base64"}'),
-    # | Enum subclass | {"type":"string","enum":[member names in definition order, aliases left out]} |
+    # | Enum whose members' values are all strings | {"type":"string","enum":[member values, aliases left out]} |
+    ("Enum of str values", Unit, '{"type": "string", "enum": ["celsius", "fahrenheit"]}'),
+    ("str mixin Enum", Size, '{"type": "string", "enum": ["s", "l"]}'),
+    ("str mixin Enum, an int written", Words, '{"type": "string", "enum": ["1", "two"]}'),
+    *STR_ENUM_ROWS,
+    # | any other Enum subclass | {"type":"string","enum":[member names in definition order, aliases left out]} |
     ("Enum", Color, '{"type": "string", "enum": ["RED", "GREEN", "BLUE"]}'),
-    ("str Enum", Size, '{"type": "string", "enum": ["SMALL", "LARGE"]}'),
     ("IntEnum", Level, '{"type": "string", "enum": ["LOW", "HIGH"]}'),
+    ("Enum of mixed values", Mixed, '{"type": "string", "enum": ["TEXT", "COUNT"]}'),
     # | Literal["a","b"], Literal[1,2], Literal[True] | {"type":T,"enum":[values]} |
     ("Literal str", Literal["a", "b"], '{"type": "string", "enum": ["a", "b"]}'),
     ("Literal int", Literal[1, 2], '{"type": "integer", "enum": [1, 2]}'),
@@ -107,6 +140,7 @@ TYPES_TABLE = [
     ("Union[int, None]", Union[int, None], '{"type": ["integer", "null"]}'),
     ("Union[None, str]", Union[None, str], '{"type": ["string", "null"]}'),
     ("Enum | None", Optional[Color], '{"type": ["string", "null"], "enum": ["RED", "GREEN", "BLUE", null]}'),
+    ("str Enum | None", Optional[Unit], '{"type": ["string", "null"], "enum": ["celsius", "fahrenheit", null]}'),
     ("Literal | None", Optional[Literal[1, 2]], '{"type": ["integer", "null"], "enum": [1, 2, null]}'),
     ("Literal with None", Literal["a", None], '{"type": ["string", "null"], "enum": ["a", null]}'),
     ("JsonValue | None", Optional[JsonValue], "{}"),

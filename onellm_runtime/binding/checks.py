@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..core import formats, rules
+from ..core.enums import enum_wire
 from ..core.model import EnumType, LiteralType
 from ..core.patterns import compile_pattern
 from .state import BAD, MISSING, Call, Check, NeedExact, type_of
@@ -384,11 +385,16 @@ def bulk_for(check_kind: str, lo: Any, hi: Any) -> Bulk | None:
 # --- choices -----------------------------------------------------------------------------
 
 
-def enum_check(node: EnumType, nullable: bool) -> Check:
+def enum_table(node: EnumType) -> dict[str, object]:
+    """Each wire form the binder accepts (a value, or a name) -> the member it binds."""
     cls: Any = node.origin
-    table: dict[str, object] = {name: (cls[name] if cls is not None else name) for name in node.members}
-    names = node.members
-    spellings = enum_spellings(cls, lambda member: str(member.name))
+    return {wire: (cls[name] if cls is not None else name) for wire, name in zip(node.wire, node.members)}
+
+
+def enum_check(node: EnumType, nullable: bool) -> Check:
+    table = enum_table(node)
+    wire = node.wire
+    spellings = enum_spellings(node.origin, enum_wire)
 
     def check(v: Any, c: Call) -> Any:
         if type(v) is str:
@@ -396,7 +402,7 @@ def enum_check(node: EnumType, nullable: bool) -> Check:
             if member is not MISSING:
                 return member
         if c.fail():
-            c.add(one_of(v, names, nullable, spellings))
+            c.add(one_of(v, wire, nullable, spellings))
         return BAD
 
     return check

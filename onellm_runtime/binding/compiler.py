@@ -29,6 +29,7 @@ from .checks import (
     bulk_for,
     decimal_check,
     enum_check,
+    enum_table,
     float_check,
     int_check,
     literal_check,
@@ -163,8 +164,7 @@ class Compiler:
                 bounds = item[1:3] if item[0] in ("int", "float") else (None, None)
                 return ("list", item[0], bounds[0], bounds[1], base.kind)
         if isinstance(base, EnumType) and base.origin is not None:
-            cls: Any = base.origin
-            return ("table", {name: cls[name] for name in base.members})
+            return ("table", enum_table(base))
         if isinstance(base, LiteralType) and rules.literal_json_type(base.values[0]) == "string":
             return ("table", {v: v for v in base.values})
         return ("call",)

@@ -251,6 +251,8 @@ def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> No
     elif isinstance(node, EnumType):
         if node.is_flag:
             w.add("OLT002", path, _UNSUPPORTED["flag"].format(name=node.name))
+        elif node.not_computed is not None:
+            w.add("OLT014", path, node.not_computed)
     elif isinstance(node, LiteralType):
         if len({rules.literal_json_type(v) for v in node.values}) > 1:
             w.add("OLT002", path, _UNSUPPORTED["mixed_literal"])
@@ -404,7 +406,7 @@ def _plainly_clean(node: TypeNode) -> bool:
     if isinstance(node, (Scalar, JsonType)):
         return True
     if isinstance(node, EnumType):
-        return not node.is_flag
+        return not node.is_flag and node.not_computed is None
     if isinstance(node, Record):
         return _is_clean_record(node)
     if isinstance(node, ArrayType):

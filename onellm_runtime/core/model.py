@@ -80,13 +80,29 @@ class Scalar:
 @quick_init
 @dataclass(frozen=True)
 class EnumType:
-    """An ``Enum`` subclass: bound and written by member *name*."""
+    """An ``Enum`` subclass: bound and written by its members' wire forms.
+
+    A string-valued enum (every member's value a ``str``) is written and bound by member
+    *value*; every other enum by member *name*.
+    """
 
     name: str
+    #: The member names in definition order, aliases left out.
     members: tuple[str, ...]
     #: ``True`` for an ``enum.Flag``, which has no schema (OLT002).
     is_flag: bool = False
+    #: The members' string values, in the order of ``members``, for a string-valued enum;
+    #: None for an enum written by name.
+    values: tuple[str, ...] | None = None
+    #: Static only: why the members' values, and so the wire form, cannot be computed from
+    #: the source (the OLT014 text); None when they can.
+    not_computed: str | None = field(default=None, compare=False)
     origin: object = field(default=None, compare=False, repr=False)
+
+    @property
+    def wire(self) -> tuple[str, ...]:
+        """What is written for each member (and what the binder accepts), in member order."""
+        return self.members if self.values is None else self.values
 
 
 @quick_init
@@ -323,7 +339,7 @@ class Default:
     """A parameter's or field's default, as far as the schema cares.
 
     ``state`` is ``"none"`` (no default: required), ``"value"`` (a JSON-writable value:
-    str, int, float, bool, or an enum member's name), ``"null"`` (a ``None`` default:
+    str, int, float, bool, or an enum member's wire form), ``"null"`` (a ``None`` default:
     nothing written), ``"opaque"`` (some other default: optional, nothing written), or
     ``"unreadable"`` (static only: an expression the source does not let us evaluate;
     OLT014 when the type would have its default written, naming ``expression``).

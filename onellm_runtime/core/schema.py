@@ -136,7 +136,7 @@ def fragment(node: TypeNode, naming: str | None) -> Schema:
     if isinstance(node, Nullable):
         return _nullable(fragment(node.inner, naming))
     if isinstance(node, EnumType):
-        return {"type": "string", "enum": list(node.members)}
+        return {"type": "string", "enum": list(node.wire)}
     if isinstance(node, LiteralType):
         return {"type": rules.literal_json_type(node.values[0]), "enum": list(node.values)}
     if isinstance(node, ArrayType):
@@ -192,7 +192,7 @@ def _described(node: TypeNode, naming: str | None, doc: str) -> Schema:
             frag["description"] = doc
             return _nullable(frag)  # changes the type's value only: no key moves
     elif type(node) is EnumType:
-        return {"type": "string", "description": doc, "enum": list(node.members)}
+        return {"type": "string", "description": doc, "enum": list(node.wire)}
     frag = fragment(node, naming)
     return frag if "description" in frag else _with_description(frag, doc)
 

@@ -26,6 +26,7 @@ from ..aliases import CharMarker, JsonMarker, SizedInt
 from ..context import CancellationToken, ToolContext
 from ..core import markers
 from ..core.caches import BoundedCache
+from ..core.enums import enum_node, enum_wire, kept_enum
 from ..core.forms import (
     FAnnotated,
     FAny,
@@ -286,15 +287,11 @@ class _Classes:
 
     def known(self, cls: FClass) -> TypeNode | None:
         handle = cls.handle
-        return _SCALAR_NODES.get(handle) or _RECORDS.get(handle) or _ENUMS.get(handle)  # type: ignore[call-overload]
+        return _SCALAR_NODES.get(handle) or _RECORDS.get(handle) or kept_enum(handle)
 
     def enum(self, cls: FClass) -> EnumType | None:
         tp = cast(type, cls.handle)
-        node = _ENUMS.get(tp)
-        if node is None and issubclass(tp, enum.Enum):  # an enum's members are fixed when its class is made
-            members = tuple(m.name for m in tp)
-            node = _ENUMS.put(tp, EnumType(tp.__name__, members, issubclass(tp, enum.Flag), origin=tp))
-        return node
+        return enum_node(tp) if issubclass(tp, enum.Enum) else None
 
     def record_kind(self, cls: FClass) -> RecordKind | None:
         return _record_kind(cast(type, cls.handle))
@@ -330,9 +327,6 @@ class _Classes:
 
 
 _RECORDS: BoundedCache[object, Record] = BoundedCache()
-_ENUMS: BoundedCache[type, EnumType] = BoundedCache()
-
-
 def _is_abstract(tp: type) -> bool:
     return bool(getattr(tp, "__abstractmethods__", None))
 
@@ -351,7 +345,7 @@ def _default(value: object) -> Default:
     if value is None:
         return NONE_DEFAULT
     if isinstance(value, enum.Enum):
-        return Default.of(value.name)
+        return Default.of(enum_wire(value))
     if type(value) in (str, bool):
         return Default.of(value)  # type: ignore[arg-type]
     if type(value) in (int, float):

@@ -1,9 +1,10 @@
 """A tool's return value -> the parts of its result (the contract's Results table).
 
 The value is written in the JSON form its schema describes, by the same rules as the
-binder reads it: enum members by name, bytes as base64, dates and times in RFC 3339 /
-ISO form, ``timedelta`` as ``[-][d.]hh:mm:ss[.ffffff]``, records by their wire names
-(``JsonName``, ``naming="camelCase"``), sets as arrays. A ``Decimal`` is written as a JSON
+binder reads it: enum members in their wire form (a string-valued enum's by value, others
+by name), bytes as base64, dates and times in RFC 3339 / ISO form, ``timedelta`` as
+``[-][d.]hh:mm:ss[.ffffff]``, records by their wire names (``JsonName``,
+``naming="camelCase"``), sets as arrays. A ``Decimal`` is written as a JSON
 number: an ``int`` when it is integral, else the nearest ``float``.
 
 Every JSON part a converter returns (its own, or one passed through in a part or a
@@ -24,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from ..core import formats, rules
+from ..core.enums import enum_wire
 from ..core.model import (
     ArrayType,
     EnumType,
@@ -71,10 +73,10 @@ def _plain(value: object, open_ids: set[int]) -> object:
     """``plain_json``; ``open_ids`` holds the containers being written, to find cycles."""
     if value is None or isinstance(value, (bool, int, float, str)):
         if isinstance(value, enum.Enum):
-            return value.name
+            return enum_wire(value)
         return value
     if isinstance(value, enum.Enum):
-        return value.name
+        return enum_wire(value)
     if isinstance(value, dt.datetime):
         return value.isoformat()  # by its own type, an offset is not required
     for row in _OWN_TYPE_ROWS:
@@ -199,11 +201,15 @@ def writer(node: TypeNode, naming: str | None) -> _Writer:
     if isinstance(node, Scalar):
         return _scalar(node)
     if isinstance(node, EnumType):
+        cls: Any = node.origin
+        table = dict(zip(node.members, node.wire))
 
         def member(v: Any) -> Any:
             if not isinstance(v, enum.Enum):
                 raise _Mismatch
-            return v.name
+            if type(v) is not cls:  # another enum's member: written by its own type
+                return enum_wire(v)
+            return table[v.name]
 
         return member
     if isinstance(node, LiteralType):

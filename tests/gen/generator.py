@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
@@ -294,6 +295,8 @@ class Gen:
         #: Literal value sets drawn so far: drawn again, in another order (typing's caches take
         #: Literal["b", "a"] for Literal["a", "b"]; the runtime must read the order written)
         self.literal_sets: list[list[Any]] = []
+        #: Each enum's member names (by the id of its Ty), in definition order, aliases left out.
+        self.enum_names: dict[int, list[str]] = {}
 
     # -- small helpers
 
@@ -574,30 +577,59 @@ class Gen:
         members = self.rng.sample(
             ["RED", "GREEN", "BLUE", "CYAN", "MAGENTA", "AMBER", "Teal", "dark_gray"], self.rng.randint(1, 4)
         )
-        base = self.pick(["enum.Enum", "str, enum.Enum", "enum.IntEnum"])
+        bases = ["enum.Enum", "str, enum.Enum", "enum.IntEnum"]
+        if sys.version_info >= (3, 11):
+            bases.append("enum.StrEnum")
+        base = self.pick(bases)
         lines = [f"class {name}({base}):"]
+        #: each member's value as the enum holds it (a str mixin turns an int into its digits)
+        held: list[object] = []
         for i, mem in enumerate(members):
-            value = str(i + 1) if base == "enum.IntEnum" else self.pick([repr(mem.lower()), str(i + 1)])
-            if base == "str, enum.Enum":
-                value = repr(mem.lower())
+            value, v = self.enum_value(home, base, mem, i)
             lines.append(f"    {mem} = {value}")
+            held.append(v)
         alias: str | None = None
         if self.chance(0.3):
             alias = "ALIAS_OF_" + members[0].upper()
-            first_value = lines[1].split(" = ", 1)[1]
+            # the first member's value written again (for auto() under StrEnum: its lower-cased name)
+            first_value = lines[1].split(" = ", 1)[1] if base != "enum.StrEnum" else repr(members[0].lower())
             lines.append(f"    {alias} = {first_value}")
         home.blocks.append("\n".join(lines))
         ref = self.entity_ref(home, name)
+        # the contract's two Enum rows: every value a string -> by value, else by name
+        wire = [str(v) for v in held] if all(isinstance(v, str) for v in held) else list(members)
+        wire_of = dict(zip(members, wire))
 
         def defaults(mm: Mod) -> list[Dflt]:
-            found = [Dflt(f"{ref(mm)}.{mem}", "value", mem) for mem in members[:2]]
+            found = [Dflt(f"{ref(mm)}.{mem}", "value", wire_of[mem]) for mem in members[:2]]
             if alias is not None:
-                found.append(Dflt(f"{ref(mm)}.{alias}", "value", members[0]))
+                found.append(Dflt(f"{ref(mm)}.{alias}", "value", wire_of[members[0]]))
             return found
 
-        ty = Ty(ref, lambda n: {"type": "string", "enum": list(members)}, "enum", writable=True, defaults=defaults)
+        ty = Ty(ref, lambda n: {"type": "string", "enum": list(wire)}, "enum", writable=True, defaults=defaults)
+        self.enum_names[id(ty)] = list(members)
         home.enums.append(ty)
         return ty
+
+    def enum_value(self, home: Mod, base: str, member: str, index: int) -> tuple[str, object]:
+        """One member's value: its source text, and the value the enum holds."""
+        number = index + 1
+        if base == "enum.IntEnum":
+            return str(number), number
+        if base == "enum.StrEnum":
+            if self.chance(0.7):
+                return "enum.auto()", member.lower()
+            return repr(member.lower()), member.lower()
+        if base == "str, enum.Enum":
+            if self.chance(0.15):  # the str mixin makes it a string
+                return str(number), str(number)
+        elif self.chance(0.3):  # a plain Enum: an integer makes the whole enum go by name
+            return str(number), number
+        if self.chance(0.2):  # a string value given by a module constant
+            const = f"{member.upper()}_VALUE_{self.uid()}"
+            home.consts.append(f"{const} = {member.lower()!r}")
+            return const, member.lower()
+        return repr(member.lower()), member.lower()
 
     def literal_values(self, pool: list[Any], lo: int, hi: int) -> list[Any]:
         """Values from ``pool`` in any order; often a set drawn before, reordered."""
@@ -1910,8 +1942,9 @@ class Gen:
         if which == "enum_index":
             e = self.enum(m)
             ref = e.ref(m)
-            first = e.frag(None)["enum"][0]
-            return ParamSpec(name, None, e, default=Dflt(f'{ref}["{first}"]', "unreadable", first), static=["OLT014"])
+            first = self.enum_names[id(e)][0]
+            written = e.frag(None)["enum"][0]
+            return ParamSpec(name, None, e, default=Dflt(f'{ref}["{first}"]', "unreadable", written), static=["OLT014"])
         if which == "inf":
             return ParamSpec(
                 name,
