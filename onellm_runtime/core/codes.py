@@ -14,7 +14,7 @@ CODES: dict[str, str] = {
     "OLT002": "A parameter type has no schema",
     "OLT003": "The return type is not supported",
     "OLT004": "The function is generic",
-    "OLT005": "A class used as a record is not a dataclass, NamedTuple or TypedDict",
+    "OLT005": "A class used as a record is not a dataclass, NamedTuple, TypedDict or pydantic BaseModel",
     "OLT006": "A type refers to itself",
     "OLT007": "Two tools in one class have the same name",
     "OLT008": "The tool name is not 1-64 letters, digits, '_' or '-'",

@@ -24,7 +24,9 @@ import typing_extensions
 
 from ..aliases import CharMarker, JsonMarker, SizedInt
 from ..context import CancellationToken, ToolContext
+from ..core import fields as field_args
 from ..core import markers
+from ..core.fielddefaults import field_default, with_markers
 from ..core.caches import BoundedCache
 from ..core.forms import (
     FAnnotated,
@@ -70,6 +72,7 @@ from ..core.model import (
 from ..core.options import ToolOptions
 from ..core.scalars import BY_TYPE
 from ..results import FilePart, ImagePart, JsonPart, TextPart, ToolResult
+from . import models
 
 if typing.TYPE_CHECKING:
     from .sourcetext import Origin
@@ -299,6 +302,9 @@ class _Classes:
     def record_kind(self, cls: FClass) -> RecordKind | None:
         return _record_kind(cast(type, cls.handle))
 
+    def model_feature(self, cls: FClass) -> str:
+        return models.model_feature(cast(type, cls.handle))
+
     def record_params(self, cls: FClass) -> tuple[str, ...]:
         params: tuple[typing.TypeVar, ...] = getattr(cls.handle, "__parameters__", ())
         return tuple(f"{p.__module__}.{p.__name__}" for p in params)
@@ -337,13 +343,15 @@ def _is_abstract(tp: type) -> bool:
     return bool(getattr(tp, "__abstractmethods__", None))
 
 
-def _record_kind(tp: type[Any]) -> Literal["dataclass", "namedtuple", "typeddict"] | None:
+def _record_kind(tp: type[Any]) -> RecordKind | None:
     if dataclasses.is_dataclass(tp):
         return "dataclass"
     if typing_extensions.is_typeddict(tp) or typing.is_typeddict(tp):
         return "typeddict"
     if issubclass(tp, tuple) and all(hasattr(cast(Any, tp), a) for a in ("_fields", "__annotations__")):
         return "namedtuple"
+    if models.is_basemodel(tp):
+        return "basemodel"
     return None
 
 
@@ -635,9 +643,58 @@ def _record_docstrings(cls: type) -> tuple[str, ...]:
     return tuple(docs)
 
 
+class _OwnAnnotations:
+    """One class's own annotations of some fields, with its module's globals, for ``_hints``
+    (a model's hints are read class by class: pydantic's own classes are not evaluated)."""
+
+    def __init__(self, annotations: dict[str, Any], globalns: dict[str, Any]) -> None:
+        self.__annotations__ = annotations
+        self.__globals__ = globalns
+
+
+def _model_hints(cls: type, names: list[str]) -> dict[str, tuple[type, Any]]:
+    """Each field's owner (the class that annotates it) and its evaluated annotation."""
+    by_owner: dict[type, dict[str, Any]] = {}
+    for name in names:
+        owner = models.owner_of(cls, name)
+        by_owner.setdefault(owner, {})[name] = owner.__dict__["__annotations__"][name]
+    found: dict[str, tuple[type, Any]] = {}
+    for owner, own in by_owner.items():
+        module = sys.modules.get(owner.__module__)
+        stand_in = _OwnAnnotations(own, dict(vars(module)) if module else {})
+        for name, hint in _hints(stand_in, dict(vars(owner))).items():
+            found[name] = (owner, hint)
+    return found
+
+
+def _lower_model(classes: _Classes, lowering: Lowering, cls: type) -> Record:
+    """A pydantic model's ``model_fields``, each lowered where it is annotated; a ``= Field(...)``
+    adds its markers to the field's type and gives its default."""
+    model_fields: Mapping[str, Any] = getattr(cls, "model_fields", {})
+    hints = _model_hints(cls, list(model_fields))
+    fields: list[RecordField] = []
+    for name, info in model_fields.items():
+        owner, hint = hints[name]
+        node = classes.field(lowering, owner, name, hint)
+        value = models.assigned(info)
+        if value is models.UNASSIGNED:
+            default = NO_DEFAULT
+        elif field_args.is_field_info(value):
+            reading = field_args.read_field(field_args.field_arguments(value))
+            node = with_markers(node, reading.markers)
+            default = field_default(reading, _default)
+        else:
+            default = _default(value)
+        fields.append(RecordField(name, node, not default.present, default))
+    hashable = getattr(cls, "__hash__", None) is not None
+    return Record(cls.__name__, "basemodel", tuple(fields), _record_docstrings(cls), hashable, origin=cls)
+
+
 def _lower_record(classes: _Classes, lowering: Lowering, cls: type) -> Record:
     kind = _record_kind(cls)
     assert kind is not None
+    if kind == "basemodel":
+        return _lower_model(classes, lowering, cls)
     hints = _hints(cls)
     fields: list[RecordField] = []
     if kind == "dataclass":

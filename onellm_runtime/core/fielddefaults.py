@@ -1,0 +1,37 @@
+"""A pydantic ``Field(...)`` written as a default (``x: int = Field(...)``), in the model.
+
+Both front ends read the ``Field`` with ``core.fields`` (the runtime from the ``FieldInfo``,
+the static side from the call) and hand the reading here: its markers go around the type,
+as if written in ``Annotated``, and its default becomes the ``Default`` of the parameter or
+model field. Shared, so that the two sides place them alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .fields import FieldReading
+from .model import NO_DEFAULT, OPAQUE_DEFAULT, Annotated, Default, Marker, TypeNode
+
+__all__ = ["field_default", "with_markers"]
+
+
+def field_default(reading: FieldReading, default_of: Callable[[Any], Default]) -> Default:
+    """A ``Field``'s default: none (required), a value (``default_of`` reads it as its front end
+    reads any default), or a factory (optional, nothing written)."""
+    found = reading.default
+    if found.kind == "value":
+        return default_of(found.value)
+    if found.kind == "factory":
+        return OPAQUE_DEFAULT
+    return NO_DEFAULT
+
+
+def with_markers(node: TypeNode, added: tuple[Marker, ...]) -> TypeNode:
+    """``node`` with ``added`` after the markers its own ``Annotated`` holds."""
+    if not added:
+        return node
+    if isinstance(node, Annotated):
+        return Annotated(node.inner, (*node.markers, *added))
+    return Annotated(node, added)
