@@ -15,6 +15,7 @@ from mypy.nodes import SymbolTableNode, TypeInfo, Var
 from mypy.types import Type
 
 from onellm_runtime.core import rules
+from onellm_runtime.core.fielddefaults import field_default, with_markers
 from onellm_runtime.core.forms import FClass, FNewType, Form
 from onellm_runtime.core.lowering import Lowering, Subst
 from onellm_runtime.core.model import (
@@ -30,6 +31,7 @@ from onellm_runtime.core.model import (
 )
 from onellm_runtime.core.scalars import BY_FULLNAME
 
+from . import models
 from . import source as src
 from .mypy_front import Frontend, NeedMypy, Scope
 from .source import ModuleSource
@@ -73,6 +75,9 @@ class Classes:
 
     def record_kind(self, cls: FClass) -> RecordKind | None:
         return record_kind(self.fe, _info(cls))
+
+    def model_feature(self, cls: FClass) -> str:
+        return models.model_feature(self.fe, _info(cls))
 
     def record_params(self, cls: FClass) -> tuple[str, ...]:
         info = _info(cls)
@@ -149,6 +154,8 @@ def _record_kind_of(fe: Frontend, info: TypeInfo) -> RecordKind | None:
         return "typeddict"
     if info.tuple_type is not None and any("namedtuple" in c.metadata for c in info.mro):
         return "namedtuple"
+    if models.is_basemodel(info):
+        return "basemodel"
     return None
 
 
@@ -329,6 +336,19 @@ def _read_record(fe: Frontend, lowering: Lowering, info: TypeInfo) -> Record:
                 default = src.read_default(stmt.value, fe.resolver(scope))
             fields.append(RecordField(name, node, not default.present, settle(default, node)))
         hashable = True
+    elif kind == "basemodel":
+        for name in models.model_field_names(fe, info):
+            node, stmt, scope = field_form(name, _attribute_type(info, name))
+            default = NO_DEFAULT
+            value = stmt.value if stmt is not None else None
+            if isinstance(value, ast.Call) and fe.fullname_of(value.func, scope) in models.FIELD_FUNCS:
+                reading = src.field_from_call(value, fe.resolver(scope))
+                node = with_markers(node, reading.markers)
+                default = field_default(reading, src.default_of)
+            elif value is not None:
+                default = src.read_default(value, fe.resolver(scope))
+            fields.append(RecordField(name, node, not default.present, settle(default, node)))
+        hashable = models.frozen(fe, info)
     else:
         td = info.typeddict_type
         assert td is not None

@@ -686,7 +686,8 @@ def _lower_model(classes: _Classes, lowering: Lowering, cls: type) -> Record:
         else:
             default = _default(value)
         fields.append(RecordField(name, node, not default.present, default))
-    hashable = getattr(cls, "__hash__", None) is not None
+    config: Any = getattr(cls, "model_config", {})
+    hashable = config.get("frozen") is True  # a frozen model's instances hash by value
     return Record(cls.__name__, "basemodel", tuple(fields), _record_docstrings(cls), hashable, origin=cls)
 
 
