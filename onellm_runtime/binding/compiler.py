@@ -37,6 +37,7 @@ from .checks import (
 )
 from .containers import array_check, json_check, map_check, or_null
 from .makers import KEYWORDS, maker_for
+from .models import model_builder
 from .records import Body, Field, record_check, union_check
 from .state import Check
 
@@ -177,7 +178,9 @@ class Compiler:
     ) -> Body:
         build: Callable[..., Any] | None = None
         maker = KEYWORDS
-        if record.kind != "typeddict":
+        if record.kind == "basemodel":
+            build = model_builder(record, self.naming)
+        elif record.kind != "typeddict":
             build = record.origin if callable(record.origin) else None
             if build is None:
                 build = _plain_dict
