@@ -883,14 +883,33 @@ def _params(fn: Any, hints: Mapping[str, Any], skip_first: bool) -> list[Param]:
     params: list[Param] = []
     for index in range(1 if skip_first and total else 0, total):
         name = varnames[index]
+        value: object = _NO_VALUE
         if index >= first_default and index < pos:
-            default = _default_of(pos_defaults[index - first_default])
+            value = pos_defaults[index - first_default]
         elif name in kw_defaults:
-            default = _default_of(kw_defaults[name])
+            value = kw_defaults[name]
+        if value is _NO_VALUE:
+            params.append(_param(fn, name, hints, NO_DEFAULT))
+        elif type(value).__name__ == "FieldInfo" and field_args.is_field_info(value):
+            params.append(_field_param(_param(fn, name, hints, OPAQUE_DEFAULT), value))
         else:
-            default = NO_DEFAULT
-        params.append(_param(fn, name, hints, default))
+            params.append(_param(fn, name, hints, _default_of(value)))
     return params
+
+
+_NO_VALUE: Any = object()
+
+
+def _field_param(param: Param, info: object) -> Param:
+    """A parameter whose default is a pydantic ``Field(...)``: its markers around the type, its
+    default (or none: then required), and what the binder supplies when it is left out."""
+    if param.kind != "normal":
+        return param
+    reading = field_args.read_field(field_args.field_arguments(info))
+    found = reading.default
+    fill = None if found.kind == "none" else (found.kind, found.value)
+    node = with_markers(param.type, reading.markers)
+    return Param(param.name, node, param.kind, field_default(reading, _default), fill=fill)
 
 
 def _params_with_varargs(fn: Any, hints: Mapping[str, Any], skip_first: bool) -> list[Param]:
@@ -915,7 +934,13 @@ def _params_with_varargs(fn: Any, hints: Mapping[str, Any], skip_first: bool) ->
         if kind != "normal":
             params.append(Param(name, Unsupported("other"), kind))
         else:
-            params.append(_param(fn, name, hints, _default_of(defaults[name]) if name in defaults else NO_DEFAULT))
+            value = defaults.get(name, _NO_VALUE)
+            if value is _NO_VALUE:
+                params.append(_param(fn, name, hints, NO_DEFAULT))
+            elif type(value).__name__ == "FieldInfo" and field_args.is_field_info(value):
+                params.append(_field_param(_param(fn, name, hints, OPAQUE_DEFAULT), value))
+            else:
+                params.append(_param(fn, name, hints, _default_of(value)))
     return params
 
 
