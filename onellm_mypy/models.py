@@ -16,7 +16,7 @@ from mypy.nodes import TypeInfo
 from . import source as src
 from .mypy_front import Frontend, Scope
 
-__all__ = ["BASEMODEL", "FIELD_FUNCS", "is_basemodel", "model_classes", "model_field_names", "model_feature", "frozen"]
+__all__ = ["BASEMODEL", "FIELD_FUNCS", "is_basemodel", "pydantic_dataclass", "model_classes", "model_field_names", "model_feature", "frozen"]
 
 BASEMODEL = "pydantic.main.BaseModel"
 _ROOTMODEL = "pydantic.root_model.RootModel"
@@ -37,6 +37,19 @@ def is_basemodel(info: TypeInfo) -> bool:
 def model_classes(info: TypeInfo) -> list[TypeInfo]:
     """The classes of the model's MRO that may declare fields, base classes first (not pydantic's own)."""
     return [c for c in reversed(info.mro) if is_basemodel(c) and not c.module_name.startswith("pydantic.")]
+
+
+def pydantic_dataclass(fe: Frontend, info: TypeInfo) -> bool:
+    """A dataclass made by ``pydantic.dataclasses.dataclass``, which reads a ``Field`` default itself."""
+    found = fe.class_ast(info)
+    if found is None:
+        return False
+    scope = Scope(info.module_name)
+    for dec in found[1].decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if fe.fullname_of(target, scope) == "pydantic.dataclasses.dataclass":
+            return True
+    return False
 
 
 def _head(expr: ast.expr) -> ast.expr:

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from . import markers
 from .fields import FieldReading
 from .model import NO_DEFAULT, OPAQUE_DEFAULT, Annotated, Default, Marker, TypeNode
 
-__all__ = ["field_default", "with_markers"]
+__all__ = ["field_default", "with_markers", "stored_field"]
 
 
 def field_default(reading: FieldReading, default_of: Callable[[Any], Default]) -> Default:
@@ -35,3 +36,12 @@ def with_markers(node: TypeNode, added: tuple[Marker, ...]) -> TypeNode:
     if isinstance(node, Annotated):
         return Annotated(node.inner, (*node.markers, *added))
     return Annotated(node, added)
+
+
+def stored_field(kind: str) -> Marker:
+    """The refusal of a ``Field(...)`` as the default of a field of a class that stores its
+    defaults itself (a stdlib dataclass, a NamedTuple): it would hold the ``FieldInfo``."""
+    return markers.refusal(
+        f"a pydantic Field(...) as a {kind} field's default is stored by the class as it is, not read; "
+        "use Annotated[T, Field(...)] = default, or a BaseModel"
+    )

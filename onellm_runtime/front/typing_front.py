@@ -26,7 +26,7 @@ from ..aliases import CharMarker, JsonMarker, SizedInt
 from ..context import CancellationToken, ToolContext
 from ..core import fields as field_args
 from ..core import markers
-from ..core.fielddefaults import field_default, with_markers
+from ..core.fielddefaults import field_default, stored_field, with_markers
 from ..core.caches import BoundedCache
 from ..core.forms import (
     FAnnotated,
@@ -705,14 +705,10 @@ def _lower_record(classes: _Classes, lowering: Lowering, cls: type) -> Record:
             has_default = f.default is not dataclasses.MISSING
             has_factory = f.default_factory is not dataclasses.MISSING
             default = _default(f.default) if has_default else (OPAQUE_DEFAULT if has_factory else NO_DEFAULT)
-            fields.append(
-                RecordField(
-                    f.name,
-                    classes.field(lowering, cls, f.name, hints[f.name]),
-                    not (has_default or has_factory),
-                    default,
-                )
-            )
+            node = classes.field(lowering, cls, f.name, hints[f.name])
+            if has_default and field_args.is_field_info(f.default) and not hasattr(cls, "__pydantic_fields__"):
+                node = with_markers(node, (stored_field("dataclass"),))
+            fields.append(RecordField(f.name, node, not (has_default or has_factory), default))
         # eq=False: instances equal only themselves, so a set of them could not refuse two
         # equal JSON items (the schema's uniqueItems); such a record is no set item
         hashable = getattr(cls, "__hash__", None) is not None and _declared_eq(cls)
@@ -721,9 +717,10 @@ def _lower_record(classes: _Classes, lowering: Lowering, cls: type) -> Record:
         names: tuple[str, ...] = getattr(cls, "_fields")
         for name in names:
             default = _default(defaults[name]) if name in defaults else NO_DEFAULT
-            fields.append(
-                RecordField(name, classes.field(lowering, cls, name, hints[name]), name not in defaults, default)
-            )
+            node = classes.field(lowering, cls, name, hints[name])
+            if name in defaults and field_args.is_field_info(defaults[name]):
+                node = with_markers(node, (stored_field("NamedTuple"),))
+            fields.append(RecordField(name, node, name not in defaults, default))
         hashable = True
     else:
         required_keys = getattr(cls, "__required_keys__", frozenset(hints))
