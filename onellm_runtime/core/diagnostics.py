@@ -100,8 +100,8 @@ _UNSUPPORTED: dict[str, str] = {
 def model_feature_problem(node: NotARecord) -> str:
     """The OLT005 problem of a ``BaseModel`` whose written form differs from its fields."""
     return (
-        f"model '{node.name}' uses {node.feature}, so what it writes differs from its fields and the schema "
-        "could not say it; remove it, or return a separate model with plain fields"
+        f"model '{node.name}' uses {node.feature}, so what it writes differs from its fields and no schema "
+        "can describe it; remove it, or use a separate model with plain fields"
     )
 
 
