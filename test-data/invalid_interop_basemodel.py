@@ -92,7 +92,9 @@ def greet(
 
 
 @tool
-def price_of(sku: str) -> Cart:  # expect: OLT005
+def price_of(  # expect: OLT005
+    sku: str,
+) -> Cart:
     return Cart(price=1, count=1)
 
 
