@@ -652,13 +652,21 @@ class _OwnAnnotations:
         self.__globals__ = globalns
 
 
-def _model_hints(cls: type, names: list[str]) -> dict[str, tuple[type, Any]]:
-    """Each field's owner (the class that annotates it) and its evaluated annotation."""
+def _model_hints(cls: type, model_fields: Mapping[str, Any]) -> dict[str, tuple[type, Any]]:
+    """Each field's owner (the class that annotates it) and its evaluated annotation.
+
+    pydantic has evaluated each annotation already (``_original_annotation``), in the
+    namespaces it saw when the class was made (a function's locals too); one it could not
+    finish is evaluated here, as any record field's, so that a missing name is retried."""
     by_owner: dict[type, dict[str, Any]] = {}
-    for name in names:
-        owner = models.owner_of(cls, name)
-        by_owner.setdefault(owner, {})[name] = owner.__dict__["__annotations__"][name]
     found: dict[str, tuple[type, Any]] = {}
+    for name, info in model_fields.items():
+        owner = models.owner_of(cls, name)
+        evaluated: object = getattr(info, "_original_annotation", _NO_VALUE)
+        if evaluated is not _NO_VALUE and not _unevaluated(evaluated):
+            found[name] = (owner, _NONE_TYPE if evaluated is None else evaluated)
+            continue
+        by_owner.setdefault(owner, {})[name] = owner.__dict__["__annotations__"][name]
     for owner, own in by_owner.items():
         module = sys.modules.get(owner.__module__)
         stand_in = _OwnAnnotations(own, dict(vars(module)) if module else {})
@@ -671,7 +679,7 @@ def _lower_model(classes: _Classes, lowering: Lowering, cls: type) -> Record:
     """A pydantic model's ``model_fields``, each lowered where it is annotated; a ``= Field(...)``
     adds its markers to the field's type and gives its default."""
     model_fields: Mapping[str, Any] = getattr(cls, "model_fields", {})
-    hints = _model_hints(cls, list(model_fields))
+    hints = _model_hints(cls, model_fields)
     fields: list[RecordField] = []
     for name, info in model_fields.items():
         owner, hint = hints[name]
