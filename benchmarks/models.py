@@ -9,6 +9,7 @@ the checked values, so the validators run) and validated by pydantic alone, from
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -68,7 +69,7 @@ def _tool_and_models() -> tuple[Any, Any, Any]:
 
     # Made from objects, not annotations (this module's annotations are strings and the
     # classes are local): the arguments' TypedDict and the tool's signature.
-    args = TypedDict("args", {"order": Order})  # type: ignore[operator]
+    args = TypedDict("args", {"order": Order})  # noqa: UP013
 
     def file_order(order: Any) -> str:
         return str(order.order_id)
@@ -99,7 +100,7 @@ def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
         def timed(op: Callable[[], object], calls: int = calls, repeat: int = repeat) -> Callable[[], float]:
             return lambda: per_call(op, calls, repeat).median_ns
 
-        entries = [Entry(LOADS, timed(lambda raw=raw: json.loads(raw)), base=ONELLM)]
+        entries = [Entry(LOADS, timed(functools.partial(json.loads, raw)), base=ONELLM)]
         heading = f"{name}: an order of {lines} lines as a BaseModel ({len(raw):,} bytes)"
         if not peers.available("pydantic"):
             why = peers.why_missing("pydantic")
@@ -113,9 +114,9 @@ def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
         adapter = TypeAdapter(args)
         adapter.validate_json(raw)
         entries += [
-            Entry(ONELLM, timed(lambda raw=raw, tool=tool: tool.bind(raw)), is_onellm=True),
-            Entry(ADAPTER, timed(lambda raw=raw, adapter=adapter: adapter.validate_json(raw))),
-            Entry(MODEL, timed(lambda inner=inner, order=order: order.model_validate_json(inner))),
+            Entry(ONELLM, timed(functools.partial(tool.bind, raw)), is_onellm=True),
+            Entry(ADAPTER, timed(functools.partial(adapter.validate_json, raw))),
+            Entry(MODEL, timed(functools.partial(order.model_validate_json, inner))),
         ]
         out.append(Comparison("models", name, heading, entries))
     return out

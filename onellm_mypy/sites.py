@@ -39,7 +39,6 @@ from onellm_runtime.core.model import Param, ParamKind, Returns, ToolModel, Type
 from onellm_runtime.core.options import DEFAULT_OPTIONS, OPTION_NAMES, ToolOptions
 
 from . import source as src
-from .models import FIELD_FUNCS
 from .decorators import (
     CLASSMETHOD,
     OVERLOAD,
@@ -51,6 +50,7 @@ from .decorators import (
     ref_fullname,
     tool_decorator_index,
 )
+from .models import FIELD_FUNCS
 from .mypy_front import (
     _AWAITABLES,
     _CANCELLATION,

@@ -145,7 +145,7 @@ def _declare_class_var(owner: type, attr: str) -> None:
     from typing import ClassVar
 
     annotations: dict[str, object] = owner.__annotations__  # the class's own (made empty if it had none)
-    annotations.setdefault(attr, ClassVar[Tool])
+    annotations.setdefault(attr, ClassVar[Tool[..., Any]])
 
 
 class Tool(Generic[P, R]):

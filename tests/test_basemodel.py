@@ -322,7 +322,7 @@ def test_the_default_factory_is_called_for_each_call_and_the_field_info_never_pa
 def test_binding_builds_the_model_by_model_validate(module: Any) -> None:
     bound = _tool(module, "place").bind('{"order": {"orderId": "A", "lines": [{"sku": "AB", "qty": 1}]}}')
     order = bound["order"]
-    assert type(order) is module.Order
+    assert isinstance(order, module.Order) and type(order) is module.Order
     assert order.model_dump() == {"order_id": "A", "lines": [{"sku": "AB", "qty": 1}], "note": ""}
 
 
@@ -339,6 +339,7 @@ def test_a_model_return_is_written_by_its_schema_and_validates(module: Any) -> N
     jsonschema.validate(value, t.output_schema)
     # where pydantic's JSON form is the schema's, it is what model_dump writes
     (trip,) = t()
+    assert isinstance(trip, module.Trip)
     assert value[0]["legs"] == [leg.model_dump(mode="json", by_alias=True) for leg in trip.legs]
 
 

@@ -18,7 +18,7 @@ import types
 import typing
 from collections import abc
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import typing_extensions
 
@@ -26,8 +26,8 @@ from ..aliases import CharMarker, JsonMarker, SizedInt
 from ..context import CancellationToken, ToolContext
 from ..core import fields as field_args
 from ..core import markers
-from ..core.fielddefaults import field_default, stored_field, with_markers
 from ..core.caches import BoundedCache
+from ..core.fielddefaults import field_default, stored_field, with_markers
 from ..core.forms import (
     FAnnotated,
     FAny,
