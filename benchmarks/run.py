@@ -8,7 +8,7 @@
 
 Sections: build (schema per tool, docstring share), bind (per call, str and bytes), invoke
 (per call), import, scale (1,000 and 50,000 tools), mypy (the plugin's cost), hostile (the
-bounds of hostile.py, once). A round samples every entry of every comparison once, the
+bounds of hostile.py, once), models (binding a pydantic BaseModel beside pydantic's validate_json). A round samples every entry of every comparison once, the
 entries alternating; each figure is printed as its minimum, its median and its range
 (min-max) over the rounds, each ratio as the median of the round-by-round ratios and their
 range. The target lines come last.
@@ -59,7 +59,7 @@ if _TREE is not None:
     # Children (import timing, mypy, hostile.py) find that tree's onellm first too.
     os.environ["PYTHONPATH"] = os.pathsep.join([_TREE, str(ROOT)])
 
-from benchmarks import bind, build, hostile_bounds, imports, invoke, scale, typecheck  # noqa: E402
+from benchmarks import bind, build, hostile_bounds, imports, invoke, models, scale, typecheck  # noqa: E402
 from benchmarks.peers import Peers  # noqa: E402
 from benchmarks.report import Report  # noqa: E402
 from benchmarks.rounds import Results, Target, ratios, run_rounds, spread  # noqa: E402
@@ -74,6 +74,7 @@ SECTIONS: dict[str, ModuleType] = {
     "scale": scale,
     "mypy": typecheck,
     "hostile": hostile_bounds,
+    "models": models,
 }
 WORSE = 1.10
 

@@ -15,6 +15,7 @@ from mypy.nodes import SymbolTableNode, TypeInfo, Var
 from mypy.types import Type
 
 from onellm_runtime.core import rules
+from onellm_runtime.core.fielddefaults import field_default, stored_field, with_markers
 from onellm_runtime.core.forms import FClass, FNewType, Form
 from onellm_runtime.core.lowering import Lowering, Subst
 from onellm_runtime.core.model import (
@@ -30,6 +31,7 @@ from onellm_runtime.core.model import (
 )
 from onellm_runtime.core.scalars import BY_FULLNAME
 
+from . import models
 from . import source as src
 from .mypy_front import Frontend, NeedMypy, Scope
 from .source import ModuleSource
@@ -72,6 +74,9 @@ class Classes:
 
     def record_kind(self, cls: FClass) -> RecordKind | None:
         return record_kind(self.fe, _info(cls))
+
+    def model_feature(self, cls: FClass) -> str:
+        return models.model_feature(self.fe, _info(cls))
 
     def record_params(self, cls: FClass) -> tuple[str, ...]:
         info = _info(cls)
@@ -148,6 +153,8 @@ def _record_kind_of(fe: Frontend, info: TypeInfo) -> RecordKind | None:
         return "typeddict"
     if info.tuple_type is not None and any("namedtuple" in c.metadata for c in info.mro):
         return "namedtuple"
+    if models.is_basemodel(info):
+        return "basemodel"
     return None
 
 
@@ -304,7 +311,9 @@ def _read_record(fe: Frontend, lowering: Lowering, info: TypeInfo) -> Record:
             node, stmt, scope = field_form(name, _attribute_type(holder, name))
             has_default = bool(attr.get("has_default"))
             default = NO_DEFAULT
-            if has_default:
+            if has_default and _is_field_call(fe, stmt, scope) and not models.pydantic_dataclass(fe, holder):
+                node, default = with_markers(node, (stored_field("dataclass"),)), OPAQUE_DEFAULT
+            elif has_default:
                 if stmt is not None and stmt.value is not None:
 
                     def is_field(expr: ast.expr, scope: Scope = scope) -> bool:
@@ -324,10 +333,25 @@ def _read_record(fe: Frontend, lowering: Lowering, info: TypeInfo) -> Record:
         for i, name in enumerate(names):
             node, stmt, scope = field_form(name, items[i] if i < len(items) else None)
             default = NO_DEFAULT
-            if stmt is not None and stmt.value is not None:
+            if _is_field_call(fe, stmt, scope):
+                node, default = with_markers(node, (stored_field("NamedTuple"),)), OPAQUE_DEFAULT
+            elif stmt is not None and stmt.value is not None:
                 default = src.read_default(stmt.value, fe.resolver(scope))
             fields.append(RecordField(name, node, not default.present, settle(default, node)))
         hashable = True
+    elif kind == "basemodel":
+        for name in models.model_field_names(fe, info):
+            node, stmt, scope = field_form(name, _attribute_type(info, name))
+            default = NO_DEFAULT
+            value = stmt.value if stmt is not None else None
+            if isinstance(value, ast.Call) and _is_field_call(fe, stmt, scope):
+                reading = src.field_from_call(value, fe.resolver(scope))
+                node = with_markers(node, reading.markers)
+                default = field_default(reading, src.default_of)
+            elif value is not None:
+                default = src.read_default(value, fe.resolver(scope))
+            fields.append(RecordField(name, node, not default.present, settle(default, node)))
+        hashable = models.frozen(fe, info)
     else:
         td = info.typeddict_type
         assert td is not None
@@ -338,6 +362,12 @@ def _read_record(fe: Frontend, lowering: Lowering, info: TypeInfo) -> Record:
         hashable = False
     assert kind is not None
     return Record(info.name, kind, tuple(fields), _record_docstrings(fe, info), hashable)
+
+
+def _is_field_call(fe: Frontend, stmt: ast.AnnAssign | None, scope: Scope) -> bool:
+    """``x: T = Field(...)``, pydantic's ``Field``."""
+    value = stmt.value if stmt is not None else None
+    return isinstance(value, ast.Call) and fe.fullname_of(value.func, scope) in models.FIELD_FUNCS
 
 
 def _attribute_type(info: TypeInfo, name: str) -> Type | None:

@@ -35,6 +35,7 @@ from mypy.nodes import (
 from mypy.types import CallableType, Instance, LiteralType, Type, get_proper_type
 
 from onellm_runtime.core import rules
+from onellm_runtime.core.fielddefaults import field_default, with_markers
 from onellm_runtime.core.forms import FClass, FGeneric, FNone, Form, FUnion
 from onellm_runtime.core.lowering import ARRAYS
 from onellm_runtime.core.model import Param, ParamKind, Returns, ToolModel, TypeNode, Unsupported
@@ -52,6 +53,7 @@ from .decorators import (
     ref_fullname,
     tool_decorator_index,
 )
+from .models import FIELD_FUNCS
 from .mypy_front import (
     _AWAITABLES,
     _CANCELLATION,
@@ -224,9 +226,16 @@ class _ToolLowering:
             if kind != "normal":
                 params.append(Param(name, Unsupported("other"), kind, loc=loc))
                 continue
-            default = src.read_default(default_expr, resolve)
+            reading = None
+            if isinstance(default_expr, ast.Call) and fe.fullname_of(default_expr.func, value_scope) in FIELD_FUNCS:
+                reading = src.field_from_call(default_expr, resolve)  # a pydantic Field as the default
+                default = field_default(reading, src.default_of)
+            else:
+                default = src.read_default(default_expr, resolve)
             if arg.annotation is None:
                 node: TypeNode = Unsupported("missing")
+                if reading is not None:
+                    node = with_markers(node, reading.markers)
                 params.append(Param(name, node, "normal", settle(default, node), loc))
                 continue
             form = self.form(arg.annotation, ann_scope, name)
@@ -237,6 +246,8 @@ class _ToolLowering:
                 params.append(Param(name, Unsupported("other"), context, settle(default, Unsupported("other")), loc))
                 continue
             node = lower_form(fe, form)
+            if reading is not None:
+                node = with_markers(node, reading.markers)
             params.append(Param(name, node, "normal", settle(default, node), loc))
         returns = self.returns(returns_ann, ann_scope)
         type_params = tuple(getattr(t, "name", "") for t in getattr(fn, "type_params", ()) or ())

@@ -127,6 +127,29 @@ def _unresolved_where(fn: Any, missing: str) -> str:
     return ""
 
 
+_BASEMODEL = "pydantic.main.BaseModel"
+
+
+def _is_pydantic_model(cls: type) -> bool:
+    """A pydantic ``BaseModel`` subclass, told by its MRO's full names (pydantic is not imported)."""
+    return any(f"{c.__module__}.{c.__qualname__}" == _BASEMODEL for c in cls.__mro__[1:])
+
+
+def _declare_class_var(owner: type, attr: str) -> None:
+    """Declare a tool method of a pydantic model a ``ClassVar`` in the class's annotations.
+
+    pydantic takes every unannotated class attribute that is not a function, property,
+    classmethod or staticmethod for a field without a type, and refuses the class; its
+    message advises annotating such an attribute as a ``ClassVar``. ``__set_name__`` runs
+    after the class body and before pydantic collects the fields, so the tool is declared
+    here, as the user would have: pydantic then leaves it a class attribute, not a field.
+    """
+    from typing import ClassVar
+
+    annotations: dict[str, object] = owner.__annotations__  # the class's own (made empty if it had none)
+    annotations.setdefault(attr, ClassVar[Tool[..., Any]])
+
+
 class Tool(Generic[P, R]):
     """A function offered to a model: its schemas, its metadata, and a strict binder.
 
@@ -355,6 +378,8 @@ class Tool(Generic[P, R]):
     def __set_name__(self, owner: type, attr: str) -> None:
         if self._binding == "function":
             return
+        if _is_pydantic_model(owner):
+            _declare_class_var(owner, attr)
         # Read the class's own namespace: Generic.__init_subclass__, which sets __parameters__,
         # runs only after __set_name__ (so getattr would miss Generic[T], or see a base's).
         namespace = owner.__dict__

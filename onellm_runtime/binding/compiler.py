@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from ..core import markers, rules
 from ..core.model import (
@@ -38,6 +38,7 @@ from .checks import (
 )
 from .containers import array_check, json_check, map_check, or_null
 from .makers import KEYWORDS, maker_for
+from .models import model_builder
 from .records import Body, Field, record_check, union_check
 from .state import Check
 
@@ -177,7 +178,9 @@ class Compiler:
     ) -> Body:
         build: Callable[..., Any] | None = None
         maker = KEYWORDS
-        if record.kind != "typeddict":
+        if record.kind == "basemodel":
+            build = model_builder(record, self.naming)
+        elif record.kind != "typeddict":
             build = record.origin if callable(record.origin) else None
             if build is None:
                 build = _plain_dict
@@ -208,14 +211,29 @@ class Compiler:
 
     def top(self, tool: ToolModel) -> Body:
         """The body of the tool's parameters."""
+        params = rules.model_params(tool)
         fields = [
             Field(p.name, p.name, self.node(p.type), not p.default.present, _nullable(p.type), self._spec(p.type))
-            for p in rules.model_params(tool)
+            for p in params
         ]
         chosen = tool.options.invocation_mode == "model_choice"
         mode = literal_check(LiteralType(("wait", "background")), False) if chosen else None
-        return Body(fields, None, None, None, mode)
+        fills = {p.name: p.fill for p in params if p.fill is not None}
+        return Body(fields, _filled(cast("dict[str, tuple[str, Any]]", fills)) if fills else None, None, None, mode)
 
 
 def _plain_dict(**kwargs: Any) -> dict[str, Any]:
     return kwargs
+
+
+def _filled(fills: dict[str, tuple[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """The keyword arguments with what a pydantic ``Field`` default supplies for each parameter
+    left out: its ``default``, or a fresh call of its ``default_factory`` (never the ``FieldInfo``)."""
+
+    def build(**kwargs: Any) -> dict[str, Any]:
+        for name, (how, value) in fills.items():
+            if name not in kwargs:
+                kwargs[name] = value() if how == "factory" else value
+        return kwargs
+
+    return build

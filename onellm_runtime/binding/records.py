@@ -11,6 +11,7 @@ from ..errortext import describe
 from .codegen import generate
 from .containers import as_object
 from .makers import KEYWORDS, Maker
+from .models import FieldErrors
 from .state import BAD, MISSING, Call, Check
 from .texts import excerpt, expected_text, left_out, name_list, one_of, required_text, suggest
 
@@ -137,6 +138,11 @@ class Body:
             return kwargs
         try:
             return self.build(**kwargs)
+        except FieldErrors as e:  # a BaseModel's validators: pydantic's errors, each at its path
+            for extra, text in e.errors:
+                if c.fail():
+                    c.add(f"is not valid: {text}", *extra)
+            return BAD
         except BaseException as e:  # a __post_init__ or validator of the user's, whatever it raises
             if c.fail():
                 c.add(f"is not valid: {describe(e)}")

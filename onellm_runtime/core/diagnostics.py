@@ -100,6 +100,14 @@ _UNSUPPORTED: dict[str, str] = {
 }
 
 
+def model_feature_problem(node: NotARecord) -> str:
+    """The OLT005 problem of a ``BaseModel`` whose written form differs from its fields."""
+    return (
+        f"model '{node.name}' uses {node.feature}, so what it writes differs from its fields and no schema "
+        "can describe it; remove it, or use a separate model with plain fields"
+    )
+
+
 def invalid_annotation(text: str) -> str:
     """The OLT002 problem for a string annotation that does not parse (both front ends word it so)."""
     return _UNSUPPORTED["syntax"].format(name=repr(text))
@@ -239,6 +247,8 @@ def _walk(node: TypeNode, path: str, w: _Walk, json_name_ok: bool = False) -> No
     elif isinstance(node, TypeVarRef):
         if node.name not in w.class_type_params:
             w.add("OLT004", "", node.name)  # the problem text is the type variable's name
+    elif isinstance(node, NotARecord) and node.feature:
+        w.add("OLT005", path, model_feature_problem(node))
     elif isinstance(node, NotARecord):
         w.add("OLT005", path, not_a_record_text(node, w.returning))
     elif isinstance(node, SelfReference):

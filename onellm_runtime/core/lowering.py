@@ -125,6 +125,11 @@ class FrontEnd(Protocol):
 
     def record_kind(self, cls: FClass) -> RecordKind | None: ...
 
+    def model_feature(self, cls: FClass) -> str:
+        """For a pydantic ``BaseModel`` record: what makes its written form differ from its
+        fields (``"computed_field 'total'"``, OLT005), "" when nothing does."""
+        ...
+
     def record_params(self, cls: FClass) -> tuple[str, ...]:
         """A generic record's type variables (full names), in the order its arguments bind them."""
         ...
@@ -296,7 +301,11 @@ class Lowering:
             return MapType(self.lower(args[1]))
         if fullname in _CALLABLES:
             return Unsupported("callable")
-        if self.front.record_kind(origin) is not None:
+        kind = self.front.record_kind(origin)
+        if kind is not None:
+            feature = self.front.model_feature(origin) if kind == "basemodel" else ""
+            if feature:
+                return NotARecord(origin.name, feature=feature)
             params = self.front.record_params(origin)
             return self._record(origin, dict(zip(params, (self._subst(a) for a in args))))
         return Unsupported("collection", origin.name)
@@ -313,8 +322,10 @@ class Lowering:
         fullname = cls.fullname
         if fullname in BARE:
             return Unsupported("bare", cls.name)
-        if self.front.record_kind(cls) is not None:
-            return self._record(cls, {})
+        kind = self.front.record_kind(cls)
+        if kind is not None:
+            feature = self.front.model_feature(cls) if kind == "basemodel" else ""
+            return NotARecord(cls.name, feature=feature) if feature else self._record(cls, {})
         if self.front.is_protocol(cls):
             return Unsupported("protocol", cls.name)
         if fullname in _SPECIAL_CLASSES:

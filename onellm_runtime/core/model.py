@@ -153,7 +153,7 @@ class JsonType:
     kind: L["value", "object", "array"]
 
 
-RecordKind = L["dataclass", "namedtuple", "typeddict"]
+RecordKind = L["dataclass", "namedtuple", "typeddict", "basemodel"]
 
 
 @quick_init
@@ -170,7 +170,7 @@ class RecordField:
 @quick_init
 @dataclass(frozen=True)
 class Record:
-    """A dataclass, NamedTuple or TypedDict, with its fields in contract order."""
+    """A dataclass, NamedTuple, TypedDict or pydantic ``BaseModel``, with its fields in contract order."""
 
     name: str
     kind: RecordKind
@@ -300,11 +300,16 @@ class TypeVarRef:
 @quick_init
 @dataclass(frozen=True)
 class NotARecord:
-    """A concrete class used where a record is needed, but not a record kind (OLT005);
-    ``module`` picks the fix its message names (``str`` for a ``pathlib`` path)."""
+    """A concrete class used where a record is needed, but not a record kind (OLT005).
+
+    ``module`` picks the fix its message names (``str`` for a ``pathlib`` path);
+    ``feature`` names what makes a pydantic ``BaseModel`` unfit as a record, a written form
+    that differs from its fields (``"computed_field 'total'"``); empty for any other class.
+    """
 
     name: str
     module: str = ""
+    feature: str = ""
 
 
 @quick_init
@@ -396,6 +401,10 @@ class Param:
     kind: ParamKind = "normal"
     default: Default = NO_DEFAULT
     loc: object = field(default=None, compare=False, repr=False)
+    #: Runtime only: for a parameter whose default is a pydantic ``Field(...)``, what the binder
+    #: supplies when the argument is left out, ``("value", v)`` or ``("factory", f)`` (the
+    #: function would otherwise receive the ``FieldInfo``); None for any other parameter.
+    fill: object = field(default=None, compare=False, repr=False)
 
 
 ReturnKind = L[

@@ -18,15 +18,17 @@ import types
 import typing
 from collections import abc
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import typing_extensions
 
 from ..aliases import CharMarker, JsonMarker, SizedInt
 from ..context import CancellationToken, ToolContext
+from ..core import fields as field_args
 from ..core import markers
 from ..core.caches import BoundedCache
 from ..core.enums import enum_node, enum_wire, kept_enum
+from ..core.fielddefaults import field_default, stored_field, with_markers
 from ..core.forms import (
     FAnnotated,
     FAny,
@@ -71,6 +73,7 @@ from ..core.model import (
 from ..core.options import ToolOptions
 from ..core.scalars import BY_TYPE
 from ..results import FilePart, ImagePart, JsonPart, TextPart, ToolResult
+from . import models
 
 if typing.TYPE_CHECKING:
     from .sourcetext import Origin
@@ -296,6 +299,9 @@ class _Classes:
     def record_kind(self, cls: FClass) -> RecordKind | None:
         return _record_kind(cast(type, cls.handle))
 
+    def model_feature(self, cls: FClass) -> str:
+        return models.model_feature(cast(type, cls.handle))
+
     def record_params(self, cls: FClass) -> tuple[str, ...]:
         params: tuple[typing.TypeVar, ...] = getattr(cls.handle, "__parameters__", ())
         return tuple(f"{p.__module__}.{p.__name__}" for p in params)
@@ -331,13 +337,15 @@ def _is_abstract(tp: type) -> bool:
     return bool(getattr(tp, "__abstractmethods__", None))
 
 
-def _record_kind(tp: type[Any]) -> Literal["dataclass", "namedtuple", "typeddict"] | None:
+def _record_kind(tp: type[Any]) -> RecordKind | None:
     if dataclasses.is_dataclass(tp):
         return "dataclass"
     if typing_extensions.is_typeddict(tp) or typing.is_typeddict(tp):
         return "typeddict"
     if issubclass(tp, tuple) and all(hasattr(cast(Any, tp), a) for a in ("_fields", "__annotations__")):
         return "namedtuple"
+    if models.is_basemodel(tp):
+        return "basemodel"
     return None
 
 
@@ -629,9 +637,67 @@ def _record_docstrings(cls: type) -> tuple[str, ...]:
     return tuple(docs)
 
 
+class _OwnAnnotations:
+    """One class's own annotations of some fields, with its module's globals, for ``_hints``
+    (a model's hints are read class by class: pydantic's own classes are not evaluated)."""
+
+    def __init__(self, annotations: dict[str, Any], globalns: dict[str, Any]) -> None:
+        self.__annotations__ = annotations
+        self.__globals__ = globalns
+
+
+def _model_hints(cls: type, model_fields: Mapping[str, Any]) -> dict[str, tuple[type, Any]]:
+    """Each field's owner (the class that annotates it) and its evaluated annotation.
+
+    pydantic has evaluated each annotation already (``_original_annotation``), in the
+    namespaces it saw when the class was made (a function's locals too); one it could not
+    finish is evaluated here, as any record field's, so that a missing name is retried."""
+    by_owner: dict[type, dict[str, Any]] = {}
+    found: dict[str, tuple[type, Any]] = {}
+    for name, info in model_fields.items():
+        owner = models.owner_of(cls, name)
+        evaluated: object = getattr(info, "_original_annotation", _NO_VALUE)
+        if evaluated is not _NO_VALUE and not _unevaluated(evaluated):
+            found[name] = (owner, _NONE_TYPE if evaluated is None else evaluated)
+            continue
+        by_owner.setdefault(owner, {})[name] = owner.__dict__["__annotations__"][name]
+    for owner, own in by_owner.items():
+        module = sys.modules.get(owner.__module__)
+        stand_in = _OwnAnnotations(own, dict(vars(module)) if module else {})
+        for name, hint in _hints(stand_in, dict(vars(owner))).items():
+            found[name] = (owner, hint)
+    return found
+
+
+def _lower_model(classes: _Classes, lowering: Lowering, cls: type) -> Record:
+    """A pydantic model's ``model_fields``, each lowered where it is annotated; a ``= Field(...)``
+    adds its markers to the field's type and gives its default."""
+    model_fields: Mapping[str, Any] = getattr(cls, "model_fields", {})
+    hints = _model_hints(cls, model_fields)
+    fields: list[RecordField] = []
+    for name, info in model_fields.items():
+        owner, hint = hints[name]
+        node = classes.field(lowering, owner, name, hint)
+        value = models.assigned(info)
+        if value is models.UNASSIGNED:
+            default = NO_DEFAULT
+        elif field_args.is_field_info(value):
+            reading = field_args.read_field(field_args.field_arguments(value))
+            node = with_markers(node, reading.markers)
+            default = field_default(reading, _default)
+        else:
+            default = _default(value)
+        fields.append(RecordField(name, node, not default.present, default))
+    config: Any = getattr(cls, "model_config", {})
+    hashable = config.get("frozen") is True  # a frozen model's instances hash by value
+    return Record(cls.__name__, "basemodel", tuple(fields), _record_docstrings(cls), hashable, origin=cls)
+
+
 def _lower_record(classes: _Classes, lowering: Lowering, cls: type) -> Record:
     kind = _record_kind(cls)
     assert kind is not None
+    if kind == "basemodel":
+        return _lower_model(classes, lowering, cls)
     hints = _hints(cls)
     fields: list[RecordField] = []
     if kind == "dataclass":
@@ -641,14 +707,10 @@ def _lower_record(classes: _Classes, lowering: Lowering, cls: type) -> Record:
             has_default = f.default is not dataclasses.MISSING
             has_factory = f.default_factory is not dataclasses.MISSING
             default = _default(f.default) if has_default else (OPAQUE_DEFAULT if has_factory else NO_DEFAULT)
-            fields.append(
-                RecordField(
-                    f.name,
-                    classes.field(lowering, cls, f.name, hints[f.name]),
-                    not (has_default or has_factory),
-                    default,
-                )
-            )
+            node = classes.field(lowering, cls, f.name, hints[f.name])
+            if has_default and field_args.is_field_info(f.default) and not hasattr(cls, "__pydantic_fields__"):
+                node = with_markers(node, (stored_field("dataclass"),))
+            fields.append(RecordField(f.name, node, not (has_default or has_factory), default))
         # eq=False: instances equal only themselves, so a set of them could not refuse two
         # equal JSON items (the schema's uniqueItems); such a record is no set item
         hashable = getattr(cls, "__hash__", None) is not None and _declared_eq(cls)
@@ -657,9 +719,10 @@ def _lower_record(classes: _Classes, lowering: Lowering, cls: type) -> Record:
         names: tuple[str, ...] = getattr(cls, "_fields")
         for name in names:
             default = _default(defaults[name]) if name in defaults else NO_DEFAULT
-            fields.append(
-                RecordField(name, classes.field(lowering, cls, name, hints[name]), name not in defaults, default)
-            )
+            node = classes.field(lowering, cls, name, hints[name])
+            if name in defaults and field_args.is_field_info(defaults[name]):
+                node = with_markers(node, (stored_field("NamedTuple"),))
+            fields.append(RecordField(name, node, name not in defaults, default))
         hashable = True
     else:
         required_keys = getattr(cls, "__required_keys__", frozenset(hints))
@@ -819,14 +882,33 @@ def _params(fn: Any, hints: Mapping[str, Any], skip_first: bool) -> list[Param]:
     params: list[Param] = []
     for index in range(1 if skip_first and total else 0, total):
         name = varnames[index]
+        value: object = _NO_VALUE
         if index >= first_default and index < pos:
-            default = _default_of(pos_defaults[index - first_default])
+            value = pos_defaults[index - first_default]
         elif name in kw_defaults:
-            default = _default_of(kw_defaults[name])
+            value = kw_defaults[name]
+        if value is _NO_VALUE:
+            params.append(_param(fn, name, hints, NO_DEFAULT))
+        elif type(value).__name__ == "FieldInfo" and field_args.is_field_info(value):
+            params.append(_field_param(_param(fn, name, hints, OPAQUE_DEFAULT), value))
         else:
-            default = NO_DEFAULT
-        params.append(_param(fn, name, hints, default))
+            params.append(_param(fn, name, hints, _default_of(value)))
     return params
+
+
+_NO_VALUE: Any = object()
+
+
+def _field_param(param: Param, info: object) -> Param:
+    """A parameter whose default is a pydantic ``Field(...)``: its markers around the type, its
+    default (or none: then required), and what the binder supplies when it is left out."""
+    if param.kind != "normal":
+        return param
+    reading = field_args.read_field(field_args.field_arguments(info))
+    found = reading.default
+    fill = None if found.kind == "none" else (found.kind, found.value)
+    node = with_markers(param.type, reading.markers)
+    return Param(param.name, node, param.kind, field_default(reading, _default), fill=fill)
 
 
 def _params_with_varargs(fn: Any, hints: Mapping[str, Any], skip_first: bool) -> list[Param]:
@@ -851,7 +933,13 @@ def _params_with_varargs(fn: Any, hints: Mapping[str, Any], skip_first: bool) ->
         if kind != "normal":
             params.append(Param(name, Unsupported("other"), kind))
         else:
-            params.append(_param(fn, name, hints, _default_of(defaults[name]) if name in defaults else NO_DEFAULT))
+            value = defaults.get(name, _NO_VALUE)
+            if value is _NO_VALUE:
+                params.append(_param(fn, name, hints, NO_DEFAULT))
+            elif type(value).__name__ == "FieldInfo" and field_args.is_field_info(value):
+                params.append(_field_param(_param(fn, name, hints, OPAQUE_DEFAULT), value))
+            else:
+                params.append(_param(fn, name, hints, _default_of(value)))
     return params
 
 

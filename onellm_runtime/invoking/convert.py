@@ -95,6 +95,9 @@ def _plain(value: object, open_ids: set[int]) -> object:
 
 
 def _plain_container(value: object, open_ids: set[int]) -> object:
+    if _is_model(value):  # a pydantic model written as pydantic writes it
+        dumped: object = cast(Any, value).model_dump(mode="json", by_alias=True)
+        return _plain(dumped, open_ids)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name), open_ids) for f in dataclasses.fields(value)}
     if hasattr(value, "_asdict") and isinstance(value, tuple):
@@ -108,6 +111,14 @@ def _plain_container(value: object, open_ids: set[int]) -> object:
     if isinstance(value, (list, tuple)):
         return [_plain(v, open_ids) for v in cast("Iterable[Any]", value)]
     return str(value)
+
+
+_BASEMODEL = "pydantic.main.BaseModel"
+
+
+def _is_model(value: object) -> bool:
+    """A pydantic model instance, told by its class's MRO (pydantic is not imported)."""
+    return any(f"{c.__module__}.{c.__qualname__}" == _BASEMODEL for c in type(value).__mro__[1:])
 
 
 def _ordered(items: list[Any]) -> list[Any]:

@@ -1,0 +1,62 @@
+"""Constructing a pydantic ``BaseModel`` record, without importing pydantic.
+
+The binder has checked every value against the schema; the model is then built with
+``Model.model_validate(values)``, the values keyed as pydantic reads them (each field's
+alias, else its name), so the model's own validators run. A ``ValidationError`` they raise
+becomes one ``FieldErrors`` entry per error, at the path pydantic gives it (its first part
+turned into the field's wire name), for ``Body.bind`` to report there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..core import rules
+from ..core.model import Record
+from ..errortext import cut
+
+__all__ = ["FieldErrors", "model_builder"]
+
+_VALIDATION_ERROR = "pydantic_core._pydantic_core.ValidationError"
+
+
+class FieldErrors(Exception):
+    """The model's validators refused the values: (path below the record, pydantic's message) pairs."""
+
+    def __init__(self, errors: list[tuple[tuple[object, ...], str]]) -> None:
+        super().__init__(errors)
+        self.errors = errors
+
+
+def _is_validation_error(error: BaseException) -> bool:
+    return any(f"{c.__module__}.{c.__qualname__}" == _VALIDATION_ERROR for c in type(error).__mro__)
+
+
+def _paths(error: Any, wires: Mapping[object, str]) -> list[tuple[tuple[object, ...], str]]:
+    found: list[tuple[tuple[object, ...], str]] = []
+    for item in error.errors(include_url=False):
+        loc: tuple[object, ...] = tuple(item.get("loc", ()))
+        if loc:
+            loc = (wires.get(loc[0], loc[0]), *loc[1:])
+        found.append((loc, cut(str(item.get("msg", "")))))
+    return found
+
+
+def model_builder(record: Record, naming: str | None) -> Callable[..., Any]:
+    """The constructor the binder calls with a model record's values, keyed by field name."""
+    cls: Any = record.origin
+    model_fields: Mapping[str, Any] = cls.model_fields
+    keys = {f.name: getattr(model_fields.get(f.name), "alias", None) or f.name for f in record.fields}
+    wires: dict[object, str] = {keys[f.name]: rules.wire_name(f, naming) for f in record.fields}
+    validate: Callable[[dict[str, Any]], Any] = cls.model_validate
+
+    def build(**values: Any) -> Any:
+        try:
+            return validate({keys[name]: value for name, value in values.items()})
+        except Exception as e:
+            if _is_validation_error(e):
+                raise FieldErrors(_paths(e, wires)) from None
+            raise
+
+    return build
