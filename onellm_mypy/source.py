@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from onellm_runtime.core import fields
+from onellm_runtime.core.diagnostics import not_computed_text
 from onellm_runtime.core.markers import NOT_COMPUTED, REQUIRED, MarkerSpec, Param, refusal, spec_for_call
 from onellm_runtime.core.model import (
     NO_DEFAULT,
@@ -500,9 +501,6 @@ def field_value(value: ast.expr | None, is_field_call: Callable[[ast.expr], bool
 
 def _not_computed_marker(call: ast.Call, text: str) -> Marker:
     """An argument (``text``, as written) the source does not let us compute: OLT014 naming it."""
-    from onellm_runtime.core.diagnostics import not_computed_text
-    from onellm_runtime.core.markers import NOT_COMPUTED, refusal
-
     plural = "s" if text.startswith("*") else ""
     return refusal(not_computed_text(f"the argument{plural} {text!r} of {expression_text(call.func)}"), NOT_COMPUTED)
 
@@ -563,12 +561,9 @@ def marker_from_call(fullname: str, call: ast.Call, resolve: Resolve) -> Marker 
 FIELD_FUNCTION = "pydantic.fields.Field"
 
 
-def _not_computed(name: str) -> Marker:
-    return refusal(
-        f"Field({name}=) cannot be computed from the source, so the static schema could differ from the runtime's; "
-        "use a literal, an enum member, or a module or class constant",
-        NOT_COMPUTED,
-    )
+def _not_computed(name: str, expr: ast.expr | None = None) -> Marker:
+    what = f"Field({name}=)" if expr is None else f"Field({name}=) {expression_text(expr)!r}"
+    return refusal(not_computed_text(what), NOT_COMPUTED)
 
 
 def field_call_arguments(call: ast.Call, resolve: Resolve) -> tuple[dict[str, object], tuple[Marker, ...]]:
@@ -596,7 +591,7 @@ def field_call_arguments(call: ast.Call, resolve: Resolve) -> tuple[dict[str, ob
         value = read_constant(expr, resolve)
         if isinstance(value, Unreadable) or (isinstance(value, Opaque) and _sets_keyword(name)):
             if _sets_keyword(name) or name == "default":
-                problems.append(_not_computed(name))
+                problems.append(_not_computed(name, expr))
                 continue
         arguments[name] = value
     return arguments, tuple(problems)
