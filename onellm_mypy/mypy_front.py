@@ -207,6 +207,10 @@ class RecordMemo:
     """
 
     records: dict[object, tuple[Record, frozenset[str]]] = field(default_factory=dict)
+    #: Each alias's form (by full name) evaluated outside any other alias, with the modules
+    #: read and the depth it was evaluated at (reused at that depth or shallower, where the
+    #: nesting limit cannot be reached either).
+    aliases: dict[str, tuple[Form, frozenset[str], int]] = field(default_factory=dict)
 
 
 class Frontend:
@@ -655,6 +659,22 @@ class Frontend:
         return sym.node if sym is not None and isinstance(sym.node, TypeInfo) else None
 
     def _alias_form(self, alias: TypeAlias, depth: int) -> Form:
+        if self._expanding:
+            return self._expand_alias(alias, depth)
+        kept = self.memo.aliases.get(alias.fullname)
+        if kept is not None and depth <= kept[2]:
+            self.note_read(kept[1])
+            return kept[0]
+        read: set[str] = set()
+        self.reading.append(read)
+        try:
+            form = self._expand_alias(alias, depth)
+        finally:
+            self.reading.pop()  # what was read is noted already (``note_read`` fills every set)
+        self.memo.aliases[alias.fullname] = (form, frozenset(read), depth)
+        return form
+
+    def _expand_alias(self, alias: TypeAlias, depth: int) -> Form:
         if alias.fullname in self._expanding:
             return FUnresolved(alias.name)
         self._expanding.append(alias.fullname)

@@ -100,6 +100,10 @@ class OnellmPlugin(Plugin):
         self._memo: RecordMemo | None = None
         #: Which attributes are tools over a static or class method (see ``_wrapped_method_hook``).
         self._wrapped: dict[str, tuple[str, Decorator] | None] = {}
+        #: What each decorated definition lowered to in this generation, by node: mypy checks
+        #: some definitions twice (a deferred ``async def``), and the second check reports
+        #: the same tools again without lowering them again.
+        self._lowered: dict[int, tuple[Decorator, list[LoweredTool], frozenset[str]]] = {}
         #: When set (by the extractor), each hook also keeps what it lowered, by context node.
         self.collected: dict[int, tuple[object, list[LoweredTool]]] | None = None
 
@@ -245,6 +249,7 @@ class OnellmPlugin(Plugin):
         """Forget what was lowered and re-check file stamps: the sources may have changed."""
         self._memo = None
         self._wrapped.clear()
+        self._lowered.clear()
         if self._sources is not None:
             self._sources.new_generation()
             self._sources.set_shadows(self.options.shadow_file or [])
@@ -319,8 +324,13 @@ class OnellmPlugin(Plugin):
             self._memo = RecordMemo()
         fe = Frontend(self._modules, self.sources, self._memo)
         found: list[LoweredTool] = []
-        if isinstance(context, Decorator):
+        seen = self._lowered.get(id(context)) if isinstance(context, Decorator) else None
+        if seen is not None and seen[0] is context:
+            found = seen[1]
+            fe.deps.update(seen[2])
+        elif isinstance(context, Decorator):
             found = decorator_tools(fe, context, module)
+            self._lowered[id(context)] = (context, found, frozenset(fe.deps))
         elif isinstance(context, ClassDef):
             one = class_tool(fe, context, module)
             found = [one] if one is not None else []
