@@ -15,7 +15,7 @@ from mypy.nodes import SymbolTableNode, TypeInfo, Var
 from mypy.types import Type
 
 from onellm_runtime.core import rules
-from onellm_runtime.core.fielddefaults import field_default, stored_field, with_markers
+from onellm_runtime.core.fielddefaults import annotated_default, field_default, stored_field, with_markers
 from onellm_runtime.core.forms import FClass, FNewType, Form
 from onellm_runtime.core.lowering import Lowering, Subst
 from onellm_runtime.core.model import (
@@ -350,6 +350,9 @@ def _read_record(fe: Frontend, lowering: Lowering, info: TypeInfo) -> Record:
                 default = field_default(reading, src.default_of)
             elif value is not None:
                 default = src.read_default(value, fe.resolver(scope))
+            node, found, _ = annotated_default(node, value is not None, src.default_of)
+            if found is not None:
+                default = found
             fields.append(RecordField(name, node, not default.present, settle(default, node)))
         hashable = models.frozen(fe, info)
     else:

@@ -35,7 +35,7 @@ from mypy.nodes import (
 from mypy.types import CallableType, Instance, LiteralType, Type, get_proper_type
 
 from onellm_runtime.core import rules
-from onellm_runtime.core.fielddefaults import field_default, with_markers
+from onellm_runtime.core.fielddefaults import annotated_default, field_default, with_markers
 from onellm_runtime.core.forms import FClass, FGeneric, FNone, Form, FUnion
 from onellm_runtime.core.lowering import ARRAYS
 from onellm_runtime.core.model import Param, ParamKind, Returns, ToolModel, TypeNode, Unsupported
@@ -248,6 +248,9 @@ class _ToolLowering:
             node = lower_form(fe, form)
             if reading is not None:
                 node = with_markers(node, reading.markers)
+            node, found, _ = annotated_default(node, default_expr is not None, src.default_of)
+            if found is not None:
+                default = found
             params.append(Param(name, node, "normal", settle(default, node), loc))
         returns = self.returns(returns_ann, ann_scope)
         type_params = tuple(getattr(t, "name", "") for t in getattr(fn, "type_params", ()) or ())

@@ -161,6 +161,9 @@ def _numbered_sections() -> dict[int, str]:
 
 
 def test_planned_list_cites_sections_that_still_have_planned_rules() -> None:
+    if "**planned**" not in DOC:  # every rule followed: no list either
+        assert "## Planned rules at a glance" not in DOC
+        return
     items = re.findall(r"^\d+\. (.*(?:\n   .*)*)", "\n".join(_section("Planned rules at a glance")), re.M)
     sections = _numbered_sections()
     assert items, "the list is empty: then the page should have no planned marker left"

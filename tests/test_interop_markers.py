@@ -43,6 +43,13 @@ class Other:
 
 #: (label, annotation of x, docstring entry of x or None, fragment of x as json.dumps writes it).
 HONOURED: list[tuple[str, str, str | None, str]] = [
+    ("Field(default=) inside Annotated", "Annotated[int, Field(default=3)]", None, '{"type": "integer", "default": 3}'),
+    (
+        "Field(default_factory=) inside Annotated",
+        "Annotated[list[str], Field(default_factory=list)]",
+        None,
+        '{"type": "array", "items": {"type": "string"}}',
+    ),
     ("plain string", 'Annotated[str, "The city"]', None, '{"type": "string", "description": "The city"}'),
     ("plain string constant", "Annotated[str, TEXT]", None, '{"type": "string", "description": "From a constant"}'),
     ("plain string over docstring", 'Annotated[int, "Plain"]', "Doc entry.", '{"type": "integer", "description": "Plain"}'),
@@ -237,10 +244,9 @@ REFUSED: list[tuple[str, str, str]] = [
         "Field(description=) must be a plain string; write it as a string",
     ),
     (
-        "Field(default=) inside Annotated",
-        "Annotated[int, Field(default=3)]",
-        "Field(default=) inside Annotated is not read by onellm; give the default after the annotation "
-        "(= value, or = Field(default_factory=...))",
+        "Field(default=) inside Annotated and a default after it",
+        "Annotated[int, Field(default=3)] = 4",
+        "a default is given twice, by Field(default=) inside Annotated and after the annotation; keep one",
     ),
     (
         "two Ranges",

@@ -32,6 +32,7 @@ __all__ = [
     "FieldReading",
     "read_field",
     "in_annotated",
+    "WrittenDefault",
     "field_arguments",
     "is_field_info",
     "refused_argument",
@@ -190,14 +191,39 @@ def read_field(arguments: Mapping[str, object]) -> FieldReading:
     return FieldReading(tuple(found), description, default, alias)
 
 
+class WrittenDefault:
+    """A ``Field``'s default (or factory) written inside ``Annotated``, carried on its marker.
+
+    Every one equals every other: in a model the marker stands for where the default was
+    written, and its value is read only when the marker is taken out as the default
+    (``fielddefaults.annotated_default``), so the two sides' models compare equal although
+    one holds the value and the other what the source says (and a list default stays
+    hashable inside a node).
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, WrittenDefault)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "WrittenDefault(...)"
+
+
 def in_annotated(reading: FieldReading) -> tuple[Marker, ...]:
-    """The markers of a ``Field`` written inside ``Annotated``: its default is refused there
-    (a parameter's or field's default is written after the annotation)."""
+    """The markers of a ``Field`` written inside ``Annotated``, its default one of them: a
+    parameter or ``BaseModel`` field takes it as its default, any other place refuses it."""
     kind = reading.default.kind
     if kind == "none":
         return reading.markers
     spec = markers.FIELD_DEFAULT if kind == "value" else markers.FIELD_DEFAULT_FACTORY
-    return (*reading.markers, Marker(spec, (None,), markers.NO_CONSTRAINTS))  # the value is not kept: never read
+    return (*reading.markers, Marker(spec, (WrittenDefault(reading.default.value),), markers.NO_CONSTRAINTS))
 
 
 _BOTH_DEFAULTS = "Field(default=) and Field(default_factory=) are both given; keep one"

@@ -28,7 +28,7 @@ from ..core import fields as field_args
 from ..core import markers
 from ..core.caches import BoundedCache
 from ..core.enums import enum_node, enum_wire, kept_enum
-from ..core.fielddefaults import field_default, stored_field, with_markers
+from ..core.fielddefaults import annotated_default, field_default, stored_field, with_markers
 from ..core.forms import (
     FAnnotated,
     FAny,
@@ -53,6 +53,7 @@ from ..core.model import (
     NO_DEFAULT,
     NONE_DEFAULT,
     OPAQUE_DEFAULT,
+    Annotated,
     Default,
     EnumType,
     JsonType,
@@ -687,6 +688,9 @@ def _lower_model(classes: _Classes, lowering: Lowering, cls: type) -> Record:
             default = field_default(reading, _default)
         else:
             default = _default(value)
+        node, found, _ = annotated_default(node, value is not models.UNASSIGNED, _default_of)
+        if found is not None:
+            default = found
         fields.append(RecordField(name, node, not default.present, default))
     config: Any = getattr(cls, "model_config", {})
     hashable = config.get("frozen") is True  # a frozen model's instances hash by value
@@ -957,7 +961,12 @@ def _param(fn: Any, name: str, hints: Mapping[str, Any], default: Default) -> Pa
     if tp is ToolContext or tp is CancellationToken:
         return Param(name, Unsupported("other"), _context_kind(tp) or "normal", default)
     hit = _ANNOTATIONS.get(id(tp))  # lower_type's cache, looked up here: most parameters hit it
-    return Param(name, hit[1] if hit is not None and hit[0] is tp else lower_type(tp, (fn, name)), "normal", default)
+    node = hit[1] if hit is not None and hit[0] is tp else lower_type(tp, (fn, name))
+    if isinstance(node, Annotated):  # a Field(default=) inside Annotated is the default
+        node, found, fill = annotated_default(node, default is not NO_DEFAULT, _default_of)
+        if found is not None:
+            return Param(name, node, "normal", found, fill=fill)
+    return Param(name, node, "normal", default)
 
 
 def lower_function(
