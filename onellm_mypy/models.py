@@ -16,7 +16,16 @@ from mypy.nodes import TypeInfo
 from . import source as src
 from .mypy_front import Frontend, Scope
 
-__all__ = ["BASEMODEL", "FIELD_FUNCS", "is_basemodel", "pydantic_dataclass", "model_classes", "model_field_names", "model_feature", "frozen"]
+__all__ = [
+    "BASEMODEL",
+    "FIELD_FUNCS",
+    "is_basemodel",
+    "pydantic_dataclass",
+    "model_classes",
+    "model_field_names",
+    "model_feature",
+    "frozen",
+]
 
 BASEMODEL = "pydantic.main.BaseModel"
 _ROOTMODEL = "pydantic.root_model.RootModel"
@@ -84,7 +93,13 @@ def _config(fe: Frontend, info: TypeInfo) -> dict[str, ast.expr]:
             continue
         for stmt in found[1].body:
             value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) else []
+            targets = (
+                stmt.targets
+                if isinstance(stmt, ast.Assign)
+                else [stmt.target]
+                if isinstance(stmt, ast.AnnAssign)
+                else []
+            )
             if value is None or not any(isinstance(t, ast.Name) and t.id == "model_config" for t in targets):
                 continue
             if isinstance(value, ast.Call):

@@ -287,7 +287,7 @@ BINDING = [
     (
         "place",
         '{"order": {"orderId": "A", "lines": [{"sku": " AB", "qty": 1}]}}',
-        (True, 'Argument \'order.lines[0].sku\' must match the pattern ^[A-Z]+$, got " AB".'),
+        (True, "Argument 'order.lines[0].sku' must match the pattern ^[A-Z]+$, got \" AB\"."),
     ),
     ("upload", '{"file": {"name": "a.txt"}}', (False, "a.txt")),
     ("upload", '{"file": {"name": "boom"}}', (True, "Argument 'file' is not valid: KeyError: 'boom'")),

@@ -303,11 +303,11 @@ def test_integer_text_beyond_float_precision_is_exact_from_raw_json() -> None:
 REFUSED: list[tuple[str, object, str, str]] = [
     # bool: true and false only
     ("bool from 1", bool, "1", "Argument 'x' must be a boolean, got integer 1."),
-    ("bool from string", bool, '"true"', 'Argument \'x\' must be a boolean, got string "true".'),
+    ("bool from string", bool, '"true"', "Argument 'x' must be a boolean, got string \"true\"."),
     ("bool from null", bool, "null", "Argument 'x' must be a boolean, got null."),
     # int: never a boolean, no fraction
     ("int from true", int, "true", "Argument 'x' must be an integer, got boolean true."),
-    ("int from string", int, '"5"', 'Argument \'x\' must be an integer, got string "5".'),
+    ("int from string", int, '"5"', "Argument 'x' must be an integer, got string \"5\"."),
     ("int with a fraction", int, "2.5", "Argument 'x' must be an integer, got 2.5."),
     ("int from array", int, "[1]", "Argument 'x' must be an integer, got array."),
     ("int from object", int, '{"a": 1}', "Argument 'x' must be an integer, got object."),
@@ -327,9 +327,9 @@ REFUSED: list[tuple[str, object, str, str]] = [
     ("Range on Decimal", Annotated[Decimal, Range(0, 1)], "1.5", "Argument 'x' must be between 0 and 1, got 1.5."),
     # float
     ("float from true", float, "false", "Argument 'x' must be a number, got boolean false."),
-    ("float from string", float, '"1.5"', 'Argument \'x\' must be a number, got string "1.5".'),
+    ("float from string", float, '"1.5"', "Argument 'x' must be a number, got string \"1.5\"."),
     ("Decimal from true", Decimal, "true", "Argument 'x' must be a number, got boolean true."),
-    ("Decimal from string", Decimal, '"1.5"', 'Argument \'x\' must be a number, got string "1.5".'),
+    ("Decimal from string", Decimal, '"1.5"', "Argument 'x' must be a number, got string \"1.5\"."),
     # strings
     ("str from number", str, "1", "Argument 'x' must be a string, got integer 1."),
     ("str from null", str, "null", "Argument 'x' must be a string, got null."),
@@ -549,9 +549,14 @@ REFUSED: list[tuple[str, object, str, str]] = [
         'Argument \'x\' must be one of: Files, Content, Count; got "everything" (did you mean "Files"?).',
     ),
     ("enum unrelated string", Mode, '"q"', "Argument 'x' must be one of: Files, Content, Count; got \"q\"."),
-    ("enum number", Mode, "1", 'Argument \'x\' must be one of: Files, Content, Count; got 1 (did you mean "Files"?).'),
-    ("int enum value", Priority, "3", 'Argument \'x\' must be one of: LOW, HIGH; got 3 (did you mean "HIGH"?).'),
-    ("int enum value as text", Priority, '"1"', 'Argument \'x\' must be one of: LOW, HIGH; got "1" (did you mean "LOW"?).'),
+    ("enum number", Mode, "1", "Argument 'x' must be one of: Files, Content, Count; got 1 (did you mean \"Files\"?)."),
+    ("int enum value", Priority, "3", "Argument 'x' must be one of: LOW, HIGH; got 3 (did you mean \"HIGH\"?)."),
+    (
+        "int enum value as text",
+        Priority,
+        '"1"',
+        'Argument \'x\' must be one of: LOW, HIGH; got "1" (did you mean "LOW"?).',
+    ),
     ("int enum other number", Priority, "2", "Argument 'x' must be one of: LOW, HIGH; got 2."),
     ("int enum true", Priority, "true", "Argument 'x' must be one of: LOW, HIGH; got true."),
     ("enum null", Mode, "null", "Argument 'x' must be one of: Files, Content, Count; got null."),
@@ -576,12 +581,17 @@ REFUSED: list[tuple[str, object, str, str]] = [
     ("Literal bool", Literal[True], "false", "Argument 'x' must be one of: true; got false."),
     ("Literal bool from 1", Literal[True], "1", "Argument 'x' must be one of: true; got 1."),
     # X | None
-    ("Optional wrong kind", Optional[int], '"a"', 'Argument \'x\' must be an integer or null, got string "a".'),
+    ("Optional wrong kind", Optional[int], '"a"', "Argument 'x' must be an integer or null, got string \"a\"."),
     ("Optional list wrong kind", Optional[list[int]], "{}", "Argument 'x' must be an array or null, got object."),
     # collections
     ("list from object", list[int], '{"a": 1}', "Argument 'x' must be an array, got object."),
-    ("list item", list[int], '[1, 2, "3"]', 'Argument \'x[2]\' must be an integer, got string "3".'),
-    ("long list item", list[int], json.dumps([*range(20), True]), "Argument 'x[20]' must be an integer, got boolean true."),
+    ("list item", list[int], '[1, 2, "3"]', "Argument 'x[2]' must be an integer, got string \"3\"."),
+    (
+        "long list item",
+        list[int],
+        json.dumps([*range(20), True]),
+        "Argument 'x[20]' must be an integer, got boolean true.",
+    ),
     (
         "long float list item",
         list[float],

@@ -188,7 +188,7 @@ def test_fifty_megabyte_string() -> None:
     got = takes_text.bind(doc)
     assert got["x"] == big
     for t, message in [
-        (takes_int, 'Argument \'x\' must be an integer, got string "' + "a" * 40 + '...".'),
+        (takes_int, "Argument 'x' must be an integer, got string \"" + "a" * 40 + '...".'),
         (
             Tool.create(_limited, name="limited"),
             "Argument 'x' must be at most 10 characters long, got 52428800.",
@@ -243,7 +243,7 @@ def test_a_million_keys_in_a_mapping() -> None:
     value = {f"k{i}": "v" for i in range(1_000_000)}
     err = error_of(takes_map, {"x": value})
     assert len(err.errors) == 20
-    assert err.errors[0] == ("x.k0", 'Argument \'x.k0\' must be an integer, got string "v".')
+    assert err.errors[0] == ("x.k0", "Argument 'x.k0' must be an integer, got string \"v\".")
     assert str(err).endswith("\n... and 999980 more.")
 
 

@@ -47,11 +47,11 @@ def error_both(t: Tool[..., Any], text: str, provider: str | None = None) -> str
 # --- what was sent, after "got" ---------------------------------------------------------------
 
 SENT: list[tuple[str, object, str, str]] = [
-    ("string", int, '"5"', 'Argument \'x\' must be an integer, got string "5".'),
-    ("empty string", int, '""', 'Argument \'x\' must be an integer, got string "".'),
+    ("string", int, '"5"', "Argument 'x' must be an integer, got string \"5\"."),
+    ("empty string", int, '""', "Argument 'x' must be an integer, got string \"\"."),
     ("string with a quote", int, '"a\\"b"', 'Argument \'x\' must be an integer, got string "a\\"b".'),
-    ("string with a newline", bool, '"yes\\n"', 'Argument \'x\' must be a boolean, got string "yes\\n".'),
-    ("non-ASCII string", float, '"½"', 'Argument \'x\' must be a number, got string "½".'),
+    ("string with a newline", bool, '"yes\\n"', "Argument 'x' must be a boolean, got string \"yes\\n\"."),
+    ("non-ASCII string", float, '"½"', "Argument 'x' must be a number, got string \"½\"."),
     (
         "long string, cut at 40 characters",
         int,
@@ -69,10 +69,10 @@ SENT: list[tuple[str, object, str, str]] = [
     ("null", int, "null", "Argument 'x' must be an integer, got null."),
     ("array", int, '["5"]', "Argument 'x' must be an integer, got array."),
     ("object", str, '{"a": 1}', "Argument 'x' must be a string, got object."),
-    ("nullable", Optional[int], '"5"', 'Argument \'x\' must be an integer or null, got string "5".'),
-    ("array expected", list[int], '"1, 2"', 'Argument \'x\' must be an array, got string "1, 2".'),
+    ("nullable", Optional[int], '"5"', "Argument 'x' must be an integer or null, got string \"5\"."),
+    ("array expected", list[int], '"1, 2"', "Argument 'x' must be an array, got string \"1, 2\"."),
     ("object expected", dict[str, int], "3", "Argument 'x' must be an object, got integer 3."),
-    ("item", list[int], '[1, "2"]', 'Argument \'x[1]\' must be an integer, got string "2".'),
+    ("item", list[int], '[1, "2"]', "Argument 'x[1]' must be an integer, got string \"2\"."),
 ]
 
 
@@ -92,7 +92,7 @@ def test_the_contracts_example() -> None:
         return ""
 
     doc = '{"items": [{"qty": 1}, {"qty": 2}, {"qty": "5"}]}'
-    assert error_both(order, doc) == 'Argument \'items[2].qty\' must be an integer, got string "5".'
+    assert error_both(order, doc) == "Argument 'items[2].qty' must be an integer, got string \"5\"."
 
 
 def test_numbers_read_exactly_are_worded_alike() -> None:
@@ -119,7 +119,7 @@ MAPPING_ONLY: list[tuple[str, object, object, str]] = [
     ("Decimal integer", str, Decimal("15"), "Argument 'x' must be a string, got integer 15."),
     ("signalling NaN", str, Decimal("sNaN"), "Argument 'x' must be a string, got sNaN."),
     ("tuple", str, (1, 2), "Argument 'x' must be a string, got tuple."),
-    ("lone surrogate", int, "a\ud800", 'Argument \'x\' must be an integer, got string "a\\ud800".'),
+    ("lone surrogate", int, "a\ud800", "Argument 'x' must be an integer, got string \"a\\ud800\"."),
 ]
 
 
@@ -169,14 +169,24 @@ def search(
 _BASE = {"q": {"text": "a"}, "due": {"day": None}, "when": None}
 
 NULLS: list[tuple[str, dict[str, object], str | None, str]] = [
-    ("parameter", {"page": None}, None, "Argument 'page' must be an integer, got null; leave it out to use the default."),
+    (
+        "parameter",
+        {"page": None},
+        None,
+        "Argument 'page' must be an integer, got null; leave it out to use the default.",
+    ),
     (
         "enum parameter",
         {"color": None},
         None,
         "Argument 'color' must be one of: r, b; got null; leave it out to use the default.",
     ),
-    ("array parameter", {"tags": None}, None, "Argument 'tags' must be an array, got null; leave it out to use the default."),
+    (
+        "array parameter",
+        {"tags": None},
+        None,
+        "Argument 'tags' must be an array, got null; leave it out to use the default.",
+    ),
     (
         "Literal parameter",
         {"mode": None},
@@ -205,9 +215,7 @@ NULLS: list[tuple[str, dict[str, object], str | None, str]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("change", "provider", "message"), [r[1:] for r in NULLS], ids=[r[0] for r in NULLS]
-)
+@pytest.mark.parametrize(("change", "provider", "message"), [r[1:] for r in NULLS], ids=[r[0] for r in NULLS])
 def test_null_and_missing(change: dict[str, object], provider: str | None, message: str) -> None:
     doc = {k: v for k, v in {**_BASE, **change}.items() if v is not _NO}
     assert error_both(search, json.dumps(doc), provider) == message
@@ -327,9 +335,7 @@ SPELLINGS: list[tuple[str, type[enum.Enum], bool, dict[str, str]]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("cls", "by_value", "expected"), [r[1:] for r in SPELLINGS], ids=[r[0] for r in SPELLINGS]
-)
+@pytest.mark.parametrize(("cls", "by_value", "expected"), [r[1:] for r in SPELLINGS], ids=[r[0] for r in SPELLINGS])
 def test_enum_spellings(cls: type[enum.Enum], by_value: bool, expected: dict[str, str]) -> None:
     """The other spellings an enum's check hands ``one_of``, for either wire form."""
     from onellm_runtime.binding.checks import enum_spellings

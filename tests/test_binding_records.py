@@ -162,7 +162,7 @@ def test_record_is_closed_and_checked_field_by_field() -> None:
         "Argument 'range.end' must be a string, got integer 5."
     )
     assert error(create_report, '{"project": "p", "range": "July"}') == (
-        'Argument \'range\' must be an object, got string "July".'
+        "Argument 'range' must be an object, got string \"July\"."
     )
 
 
@@ -480,7 +480,7 @@ def test_all_faults_of_one_call_are_reported_together() -> None:
     err = info.value
     assert err.errors == [
         ("extra", "Argument 'extra' is not a known property; known properties: items, note, priority."),
-        ("items[1].qty", 'Argument \'items[1].qty\' must be an integer, got string "2".'),
+        ("items[1].qty", "Argument 'items[1].qty' must be an integer, got string \"2\"."),
         ("items[2].qty", "Argument 'items[2].qty' must be an integer, got 2.5."),
         ("note", "Argument 'note' is required."),
         ("priority", "Argument 'priority' must be between 1 and 3, got 9."),
@@ -498,8 +498,8 @@ def test_reports_are_capped() -> None:
         f.bind(json.dumps({"xs": ["a"] * 50}))
     err = info.value
     assert len(err.errors) == MAX_REPORTED == 20
-    assert err.errors[19] == ("xs[19]", 'Argument \'xs[19]\' must be an integer, got string "a".')
-    assert str(err).endswith('Argument \'xs[19]\' must be an integer, got string "a".\n... and 30 more.')
+    assert err.errors[19] == ("xs[19]", "Argument 'xs[19]' must be an integer, got string \"a\".")
+    assert str(err).endswith("Argument 'xs[19]' must be an integer, got string \"a\".\n... and 30 more.")
 
 
 # --- provider="openai" ----------------------------------------------------------------------

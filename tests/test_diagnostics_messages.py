@@ -95,7 +95,11 @@ ROWS += [
         "Tool 'f': @tool has no option 'args_schema'; declare the schema's fields as the function's parameters, "
         "or take the model as one parameter",
     ),
-    ("return_direct", "@tool(return_direct=True)\ndef f(q: str) -> str: ...", "Tool 'f': @tool has no option 'return_direct'; write ends_loop=True"),
+    (
+        "return_direct",
+        "@tool(return_direct=True)\ndef f(q: str) -> str: ...",
+        "Tool 'f': @tool has no option 'return_direct'; write ends_loop=True",
+    ),
     (
         "name_override",
         '@tool(name_override="g")\ndef f(q: str) -> str: ...',
@@ -111,8 +115,16 @@ ROWS += [
         "@tool(strict_mode=False)\ndef f(q: str) -> str: ...",
         "Tool 'f': @tool has no option 'strict_mode'; remove it: the binder is always strict",
     ),
-    ("misspelt", '@tool(descripton="d")\ndef f(q: str) -> str: ...', "Tool 'f': @tool has no option 'descripton'; did you mean description?"),
-    ("unknown", '@tool(tags=["a"])\ndef f(q: str) -> str: ...', f"Tool 'f': @tool has no option 'tags'; its options are {OPTIONS}"),
+    (
+        "misspelt",
+        '@tool(descripton="d")\ndef f(q: str) -> str: ...',
+        "Tool 'f': @tool has no option 'descripton'; did you mean description?",
+    ),
+    (
+        "unknown",
+        '@tool(tags=["a"])\ndef f(q: str) -> str: ...',
+        f"Tool 'f': @tool has no option 'tags'; its options are {OPTIONS}",
+    ),
 ]
 
 #: More than one finding: each option in the order written, after a positional name.

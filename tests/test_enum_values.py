@@ -126,25 +126,25 @@ REFUSED = [
         "a member name suggests its value",
         Unit,
         '"CELSIUS"',
-        "Argument 'x' must be one of: deg_c, deg_f; got \"CELSIUS\" (did you mean \"deg_c\"?).",
+        'Argument \'x\' must be one of: deg_c, deg_f; got "CELSIUS" (did you mean "deg_c"?).',
     ),
     (
         "a member name in another case suggests its value",
         Unit,
         '"fahrenheit"',
-        "Argument 'x' must be one of: deg_c, deg_f; got \"fahrenheit\" (did you mean \"deg_f\"?).",
+        'Argument \'x\' must be one of: deg_c, deg_f; got "fahrenheit" (did you mean "deg_f"?).',
     ),
     (
         "an alias's name is not on the wire either, and suggests its value",
         Unit,
         '"C"',
-        "Argument 'x' must be one of: deg_c, deg_f; got \"C\" (did you mean \"deg_c\"?).",
+        'Argument \'x\' must be one of: deg_c, deg_f; got "C" (did you mean "deg_c"?).',
     ),
     (
         "a value in another case (case-sensitive)",
         Unit,
         '"DEG_C"',
-        "Argument 'x' must be one of: deg_c, deg_f; got \"DEG_C\" (did you mean \"deg_c\"?).",
+        'Argument \'x\' must be one of: deg_c, deg_f; got "DEG_C" (did you mean "deg_c"?).',
     ),
     ("no close value", Unit, '"kelvin"', "Argument 'x' must be one of: deg_c, deg_f; got \"kelvin\"."),
     ("a number", Unit, "1", "Argument 'x' must be one of: deg_c, deg_f; got 1."),
@@ -154,7 +154,7 @@ REFUSED = [
         "a str mixin's name",
         Size,
         '"SMALL"',
-        "Argument 'x' must be one of: s, l; got \"SMALL\" (did you mean \"s\"?).",
+        'Argument \'x\' must be one of: s, l; got "SMALL" (did you mean "s"?).',
     ),
     (
         "an int-valued enum's value suggests its name",
@@ -162,12 +162,17 @@ REFUSED = [
         "1",
         "Argument 'x' must be one of: LIGHT, DARK; got 1 (did you mean \"LIGHT\"?).",
     ),
-    ("a mixed enum's value", Mixed, '"text"', "Argument 'x' must be one of: TEXT, COUNT; got \"text\" (did you mean \"TEXT\"?)."),
+    (
+        "a mixed enum's value",
+        Mixed,
+        '"text"',
+        'Argument \'x\' must be one of: TEXT, COUNT; got "text" (did you mean "TEXT"?).',
+    ),
     (
         "in a list, at its index",
         list[Unit],
         '["deg_c", "FAHRENHEIT"]',
-        "Argument 'x[1]' must be one of: deg_c, deg_f; got \"FAHRENHEIT\" (did you mean \"deg_f\"?).",
+        'Argument \'x[1]\' must be one of: deg_c, deg_f; got "FAHRENHEIT" (did you mean "deg_f"?).',
     ),
 ]
 
@@ -194,7 +199,7 @@ def test_a_record_field_binds_by_value_and_writes_its_default() -> None:
     )
     assert t.bind('{"x": {"unit": "deg_f", "value": 1}}')["x"] == Reading(Unit.FAHRENHEIT, 1.0)
     assert refused(Reading, '{"unit": "FAHRENHEIT", "value": 1}') == (
-        "Argument 'x.unit' must be one of: deg_c, deg_f; got \"FAHRENHEIT\" (did you mean \"deg_f\"?)."
+        'Argument \'x.unit\' must be one of: deg_c, deg_f; got "FAHRENHEIT" (did you mean "deg_f"?).'
     )
 
 
@@ -208,7 +213,7 @@ def test_str_enum_auto_is_the_lower_cased_name() -> None:
     t = one(Tone)
     assert json.dumps(t.input_schema["properties"]["x"]) == '{"type": "string", "enum": ["loud", "quiet"]}'
     assert t.bind('{"x": "quiet"}')["x"] is Tone.Quiet
-    assert refused(Tone, '"LOUD"') == "Argument 'x' must be one of: loud, quiet; got \"LOUD\" (did you mean \"loud\"?)."
+    assert refused(Tone, '"LOUD"') == 'Argument \'x\' must be one of: loud, quiet; got "LOUD" (did you mean "loud"?).'
 
 
 # -- results -----------------------------------------------------------------------------
@@ -249,9 +254,7 @@ RESULTS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("value", "annotation", "written"), [pytest.param(v, a, w, id=i) for i, v, a, w in RESULTS]
-)
+@pytest.mark.parametrize(("value", "annotation", "written"), [pytest.param(v, a, w, id=i) for i, v, a, w in RESULTS])
 def test_result_is_written_in_wire_form(value: object, annotation: object, written: str) -> None:
     result = run(returning(value, annotation))
     assert not result.is_error, result.error

@@ -52,7 +52,12 @@ HONOURED: list[tuple[str, str, str | None, str]] = [
     ),
     ("plain string", 'Annotated[str, "The city"]', None, '{"type": "string", "description": "The city"}'),
     ("plain string constant", "Annotated[str, TEXT]", None, '{"type": "string", "description": "From a constant"}'),
-    ("plain string over docstring", 'Annotated[int, "Plain"]', "Doc entry.", '{"type": "integer", "description": "Plain"}'),
+    (
+        "plain string over docstring",
+        'Annotated[int, "Plain"]',
+        "Doc entry.",
+        '{"type": "integer", "description": "Plain"}',
+    ),
     (
         "Field(description=) over plain string",
         'Annotated[str, "Plain", Field(description="Field")]',
@@ -74,8 +79,18 @@ HONOURED: list[tuple[str, str, str | None, str]] = [
     ("Gt on int", "Annotated[int, at.Gt(0)]", None, '{"type": "integer", "minimum": 1}'),
     ("Lt on int", "Annotated[int, at.Lt(100)]", None, '{"type": "integer", "maximum": 99}'),
     ("Gt negative", "Annotated[int, at.Gt(-5)]", None, '{"type": "integer", "minimum": -4}'),
-    ("Interval(gt=, lt=)", "Annotated[int, at.Interval(gt=0, lt=10)]", None, '{"type": "integer", "minimum": 1, "maximum": 9}'),
-    ("Interval(gt=, le=)", "Annotated[int, at.Interval(gt=0, le=5)]", None, '{"type": "integer", "minimum": 1, "maximum": 5}'),
+    (
+        "Interval(gt=, lt=)",
+        "Annotated[int, at.Interval(gt=0, lt=10)]",
+        None,
+        '{"type": "integer", "minimum": 1, "maximum": 9}',
+    ),
+    (
+        "Interval(gt=, le=)",
+        "Annotated[int, at.Interval(gt=0, le=5)]",
+        None,
+        '{"type": "integer", "minimum": 1, "maximum": 5}',
+    ),
     ("Field(gt=, lt=)", "Annotated[int, Field(gt=0, lt=6)]", None, '{"type": "integer", "minimum": 1, "maximum": 5}'),
     (
         "Field(ge=, le=, description=)",
@@ -111,7 +126,12 @@ HONOURED: list[tuple[str, str, str | None, str]] = [
         None,
         '{"type": "string", "minLength": 3, "maxLength": 32, "pattern": "^[a-z_]+$"}',
     ),
-    ("StringConstraints(strict=)", "Annotated[str, StringConstraints(max_length=5, strict=True)]", None, '{"type": "string", "maxLength": 5}'),
+    (
+        "StringConstraints(strict=)",
+        "Annotated[str, StringConstraints(max_length=5, strict=True)]",
+        None,
+        '{"type": "string", "maxLength": 5}',
+    ),
 ]
 
 #: (label, annotation of x, the message after "Parameter 'x': ").
@@ -158,7 +178,11 @@ REFUSED: list[tuple[str, str, str]] = [
         "Interval(lt=1.5) on 'int' needs an integer bound (an exclusive bound is exact only as one); "
         "write an inclusive bound with Ge/Le or Range",
     ),
-    ("Gt on str", "Annotated[str, at.Gt(0)]", "Gt applies to numbers, not to 'str'; remove the annotation or change the type"),
+    (
+        "Gt on str",
+        "Annotated[str, at.Gt(0)]",
+        "Gt applies to numbers, not to 'str'; remove the annotation or change the type",
+    ),
     (
         "MultipleOf",
         "Annotated[int, at.MultipleOf(5)]",
@@ -175,7 +199,11 @@ REFUSED: list[tuple[str, str, str]] = [
         'Annotated[str, at.Timezone("UTC")]',
         "Timezone is not read by onellm; remove it and check the time zone in the tool body",
     ),
-    ("Unit", 'Annotated[float, at.Unit("m")]', "Unit is not read by onellm; remove it and name the unit in the description"),
+    (
+        "Unit",
+        'Annotated[float, at.Unit("m")]',
+        "Unit is not read by onellm; remove it and name the unit in the description",
+    ),
     (
         "AfterValidator",
         "Annotated[str, AfterValidator(str.strip)]",
@@ -358,16 +386,18 @@ ENFORCED: list[tuple[str, object, str | None]] = [
         "abcde",
         "Argument 'x' must be at most 4 characters long, got 5.",
     ),
-    ("Field(min_length=, max_length=, pattern=) on str", "AB", "Argument 'x' must match the pattern ^[a-z]+$, got \"AB\"."),
+    (
+        "Field(min_length=, max_length=, pattern=) on str",
+        "AB",
+        "Argument 'x' must match the pattern ^[a-z]+$, got \"AB\".",
+    ),
     ("StringConstraints", "ab", "Argument 'x' must be at least 3 characters long, got 2."),
     ("StringConstraints", "a-b", "Argument 'x' must match the pattern ^[a-z_]+$, got \"a-b\"."),
     ("StringConstraints(strict=)", "abcdef", "Argument 'x' must be at most 5 characters long, got 6."),
 ]
 
 
-@pytest.mark.parametrize(
-    ("label", "value", "message"), ENFORCED, ids=[f"{r[0]}: {r[1]!r}" for r in ENFORCED]
-)
+@pytest.mark.parametrize(("label", "value", "message"), ENFORCED, ids=[f"{r[0]}: {r[1]!r}" for r in ENFORCED])
 def test_the_binder_enforces_every_bound_it_writes(
     sides: tuple[_corpus.Collected, ExtractResult], label: str, value: object, message: str | None
 ) -> None:
@@ -441,5 +471,3 @@ def test_a_fields_default_reads_alike_from_the_object_and_the_call(call: str, de
     statically = source.field_from_call(expr, lambda e: None)
     assert at_runtime.default == statically.default == default
     assert at_runtime.markers == statically.markers == ()
-
-

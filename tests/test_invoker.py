@@ -60,7 +60,9 @@ def test_bad_arguments_never_reach_the_body() -> None:
         return "ran"
 
     result = run(lambda: ToolInvoker().invoke(record, '{"n": "1", "m": 2}'))
-    text = "Argument 'm' is not a known property; known properties: n.\nArgument 'n' must be an integer, got string \"1\"."
+    text = (
+        "Argument 'm' is not a known property; known properties: n.\nArgument 'n' must be an integer, got string \"1\"."
+    )
     assert result.is_error and result.error == text and result.parts == [TextPart(text)]
     assert calls == []
     malformed = run(lambda: ToolInvoker().invoke(record, '{"n": 1'))

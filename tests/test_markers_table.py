@@ -104,7 +104,10 @@ READINGS: list[tuple[str, Constraints | None]] = [
     ("at.Gt(0)", Constraints(minimum=1)),
     ("at.Gt(0.5)", Constraints()),  # not exact: refused on every type (OLT013)
     ("at.Lt(10)", Constraints(maximum=9)),
-    ('StringConstraints(min_length=1, max_length=8, pattern="^a")', Constraints(min_length=1, max_length=8, pattern="^a")),
+    (
+        'StringConstraints(min_length=1, max_length=8, pattern="^a")',
+        Constraints(min_length=1, max_length=8, pattern="^a"),
+    ),
     ("StringConstraints(strip_whitespace=True)", Constraints()),  # refused (OLT013)
     ("at.MinLen(1)", Constraints(min_length=1)),
     ("at.MaxLen(9)", Constraints(max_length=9)),

@@ -25,10 +25,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ported_items import BY_MODULE, REFUSED_NAMES
 
 from onellm_runtime.cli import manifest as manifest_entries
-
-from ported_items import BY_MODULE, REFUSED_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "test-data"
@@ -69,16 +68,14 @@ def _static_entries(stem: str) -> dict[str, dict[str, Any]]:
 
 
 def _static_findings(module: Path) -> Counter[tuple[int, str]]:
-    return Counter(
-        (d.line, d.code) for d in _static().diagnostics if Path(d.path).resolve() == module.resolve()
-    )
+    return Counter((d.line, d.code) for d in _static().diagnostics if Path(d.path).resolve() == module.resolve())
 
 
 def _static_messages(module: Path, line: int) -> list[str]:
     return [d.message for d in _static().diagnostics if Path(d.path).resolve() == module.resolve() and d.line == line]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _collected(module: Path) -> _corpus.Collected:
     return _corpus.collect_runtime(module)
 
@@ -102,7 +99,9 @@ def _parameter_lines(module: Path) -> dict[tuple[str, str], int]:
             funcs.append((node.name, node))
         elif isinstance(node, ast.ClassDef):
             funcs += [
-                (f"{node.name}.{f.name}", f) for f in node.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                (f"{node.name}.{f.name}", f)
+                for f in node.body
+                if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
             ]
         for qualname, f in funcs:
             for a in [*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs]:
@@ -125,9 +124,7 @@ def _runtime_line_findings(module: Path) -> Counter[tuple[int, str]]:
 
 
 def _expected(module: Path, side: str) -> Counter[tuple[int, str]]:
-    return Counter(
-        (line, code) for line, exp in _corpus.expectations(module).items() for code in getattr(exp, side)
-    )
+    return Counter((line, code) for line, exp in _corpus.expectations(module).items() for code in getattr(exp, side))
 
 
 # --- valid modules: goldens, static = runtime, no findings ------------------------------
@@ -135,7 +132,9 @@ def _expected(module: Path, side: str) -> Counter[tuple[int, str]]:
 
 def _valid_cases() -> list[Any]:
     return [
-        pytest.param(module, entry, id=f"{module.stem}:{entry['qualname']}") for module in VALID for entry in _golden(module)
+        pytest.param(module, entry, id=f"{module.stem}:{entry['qualname']}")
+        for module in VALID
+        for entry in _golden(module)
     ]
 
 
@@ -295,7 +294,11 @@ def _parameters_named(message: str) -> list[str]:
 
 @pytest.mark.parametrize("module", [*INVALID, FIRST_TRY], ids=lambda p: p.stem)
 def test_the_two_sides_word_each_shared_finding_alike(module: Path) -> None:
-    static = sorted(d.message for d in _static().diagnostics if Path(d.path).resolve() == module.resolve() and d.code not in STATIC_ONLY)
+    static = sorted(
+        d.message
+        for d in _static().diagnostics
+        if Path(d.path).resolve() == module.resolve() and d.code not in STATIC_ONLY
+    )
     runtime = sorted(d.message for findings in _runtime_findings(module).values() for d in findings)
     assert static == runtime
 
@@ -375,7 +378,12 @@ def _items(tree: ast.Module) -> list[tuple[Item, Any]]:
                     assert isinstance(default, ast.Call)
                     walk_call(qualname, [("fn", qualname), ("default", i - first_default)], default)
                 elif i == len(args) - 1:  # only the last default can go (the rest would not parse)
-                    out.append(((qualname, a.lineno, f"{a.arg} = {ast.unparse(default)}"), [("fn", qualname), ("drop_default", i - first_default)]))
+                    out.append(
+                        (
+                            (qualname, a.lineno, f"{a.arg} = {ast.unparse(default)}"),
+                            [("fn", qualname), ("drop_default", i - first_default)],
+                        )
+                    )
         walk_annotation(qualname, [("fn", qualname), ("returns",)], fn.returns)
         if isinstance(fn.returns, ast.Name) and fn.returns.id in classes:
             used.append(fn.returns.id)
@@ -484,7 +492,14 @@ def test_every_first_try_item_is_in_the_schema_or_reported_never_neither(tmp_pat
 def test_first_try_static_side_agrees_on_every_tool_it_accepts() -> None:
     static = _static_entries(FIRST_TRY.stem)
     golden = {g["qualname"]: g for g in _golden(FIRST_TRY)}
-    reported = {q for q in golden for s in _spans(FIRST_TRY) if s.qualname == q for (line, _) in _static_findings(FIRST_TRY) if s.first <= line <= s.last}
+    reported = {
+        q
+        for q in golden
+        for s in _spans(FIRST_TRY)
+        if s.qualname == q
+        for (line, _) in _static_findings(FIRST_TRY)
+        if s.first <= line <= s.last
+    }
     assert sorted(static) == sorted(set(golden) - reported)
     for qualname, entry in static.items():
         for field in FIELDS:
@@ -496,6 +511,8 @@ def test_first_try_runtime_accepts_exactly_the_golden_tools() -> None:
     golden = _golden(FIRST_TRY)
     assert sorted(entries) == sorted(g["qualname"] for g in golden)
     for g in golden:
-        assert entries[g["qualname"]] == json.dumps([g["name"], g["description"], g["input_schema"], g["output_schema"]])
+        assert entries[g["qualname"]] == json.dumps(
+            [g["name"], g["description"], g["input_schema"], g["output_schema"]]
+        )
     assert _runtime_line_findings(FIRST_TRY) == _expected(FIRST_TRY, "runtime")
     assert _static_findings(FIRST_TRY) == _expected(FIRST_TRY, "static")

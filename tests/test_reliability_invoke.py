@@ -603,7 +603,7 @@ def test_bad_arguments_in_a_large_document_are_still_an_immediate_error_result()
 
     big = json.dumps({"n": "x" * 100_000})
     result = run(lambda: ToolInvoker().invoke(Tool.create(take), big))
-    assert result.error == 'Argument \'n\' must be an integer, got string "' + "x" * 40 + '...".'
+    assert result.error == "Argument 'n' must be an integer, got string \"" + "x" * 40 + '...".'
 
 
 # --- sync tools run on a bounded executor ---------------------------------------------------------------

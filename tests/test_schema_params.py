@@ -48,7 +48,12 @@ DEFAULTS_TABLE = [
     ("int default on float", float, 2, '{"type": "number", "default": 2}'),
     ("bool", bool, True, '{"type": "boolean", "default": true}'),
     ("str-valued Enum member: its value", Color, Color.GREEN, '{"type": "string", "enum": ["r", "g"], "default": "g"}'),
-    ("int-valued Enum member: its name", Shade, Shade.DARK, '{"type": "string", "enum": ["LIGHT", "DARK"], "default": "DARK"}'),
+    (
+        "int-valued Enum member: its name",
+        Shade,
+        Shade.DARK,
+        '{"type": "string", "enum": ["LIGHT", "DARK"], "default": "DARK"}',
+    ),
     ("Char", Char, "x", '{"type": "string", "minLength": 1, "maxLength": 1, "default": "x"}'),
     ("sized int", UInt8, 7, '{"type": "integer", "minimum": 0, "maximum": 255, "default": 7}'),
     ("Literal", Literal["a", "b"], "b", '{"type": "string", "enum": ["a", "b"], "default": "b"}'),

@@ -370,7 +370,9 @@ _STRING_CONSTRAINTS_ARGS = (
 
 
 def _string_constraints_valid(m: Marker) -> str | None:
-    unread = [n for n, v in zip(_STRING_CONSTRAINTS_ARGS, m.values) if v is not None and n not in _STRING_CONSTRAINTS_READ]
+    unread = [
+        n for n, v in zip(_STRING_CONSTRAINTS_ARGS, m.values) if v is not None and n not in _STRING_CONSTRAINTS_READ
+    ]
     if unread:
         named = ", ".join(f"{n}=" for n in unread)
         return (

@@ -334,6 +334,8 @@ class _Classes:
 
 
 _RECORDS: BoundedCache[object, Record] = BoundedCache()
+
+
 def _is_abstract(tp: type) -> bool:
     return bool(getattr(tp, "__abstractmethods__", None))
 

@@ -517,13 +517,17 @@ class Gen:
         return f'{name} + " " + "{tail}"'
 
     def str_defaults(self, m: Mod) -> list[Dflt]:
-        return [
-            Dflt('"hello"', "value", "hello"),
-            Dflt('""', "value", ""),
-            Dflt("'a \"b\" c'", "value", 'a "b" c'),
-            Dflt('"line\\nbreak"', "value", "line\nbreak"),
-            Dflt('"caf\\u00e9"', "value", "caf\u00e9"),
-        ] + self.const_defaults(m, "str") + self.computed_defaults(m, "str")
+        return (
+            [
+                Dflt('"hello"', "value", "hello"),
+                Dflt('""', "value", ""),
+                Dflt("'a \"b\" c'", "value", 'a "b" c'),
+                Dflt('"line\\nbreak"', "value", "line\nbreak"),
+                Dflt('"caf\\u00e9"', "value", "caf\u00e9"),
+            ]
+            + self.const_defaults(m, "str")
+            + self.computed_defaults(m, "str")
+        )
 
     def const_defaults(self, m: Mod, shape: str) -> list[Dflt]:
         """Module constants of this shape, visible from ``m`` (made on demand)."""
@@ -867,7 +871,9 @@ class Gen:
         desc: str | None = None
         doc: str | None = None
         if allow_description and self.chance(0.4):
-            which = self.pick([w for w in ("Description", "Doc", "both") if not families & _DESCRIBED_BY[w]] or ["none"])
+            which = self.pick(
+                [w for w in ("Description", "Doc", "both") if not families & _DESCRIBED_BY[w]] or ["none"]
+            )
             text = self.words(1, 4).capitalize() + "."
             if which == "Description":
                 written = self.computed_text(None, text) if self.chance(0.3) else f'"{text}"'
@@ -1282,7 +1288,9 @@ class Gen:
             "union",
             hashable=all(record_hashable(r) for r in members),
             annot=(description, None) if explicit else None,
-            families=frozenset(({"Discriminator"} if explicit else set()) | ({"Description"} if description else set())),
+            families=frozenset(
+                ({"Discriminator"} if explicit else set()) | ({"Description"} if description else set())
+            ),
         )
 
     # -- the grammar
