@@ -312,6 +312,8 @@ def test_each_refused_row_is_one_olt014_at_its_parameter(tmp_path: Path) -> None
 DOC_MODULE = """\
 from typing import Annotated, Any
 
+from pydantic import Field
+
 from onellm_runtime import Range, tool
 
 BOUNDS = (0, 9)
@@ -323,6 +325,10 @@ def compute() -> int:
     return 1
 
 
+def local_zone() -> str:
+    return "UTC"
+
+
 @tool
 def a_default(limit: int = compute()) -> str:
     return ""
@@ -330,6 +336,11 @@ def a_default(limit: int = compute()) -> str:
 
 @tool
 def a_marker(size: Annotated[int, Range(0, 2**10)]) -> str:
+    return ""
+
+
+@tool
+def a_field(zone: str = Field(default=local_zone())) -> str:
     return ""
 
 
@@ -354,7 +365,7 @@ def _doc_rows() -> list[tuple[str, str]]:
     text = (ROOT / "docs" / "diagnostics.md").read_text(encoding="utf-8")
     section = text.split("## OLT014:", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| [^|]+ \| `(.+?)` \| `(.+?)` \|$", section, re.M)
-    assert len(rows) == 5
+    assert len(rows) == 6
     return rows
 
 

@@ -202,6 +202,7 @@ class WrittenDefault:
     """
 
     __slots__ = ("value",)
+    value: object
 
     def __init__(self, value: object) -> None:
         self.value = value

@@ -10,8 +10,8 @@ A model whose written form differs from its fields is refused, naming the featur
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
 
 __all__ = [
     "BASEMODEL",
@@ -44,7 +44,9 @@ def is_model_class(cls: type) -> bool:
 
 
 def _first(names: object) -> str:
-    found = sorted(str(n) for n in names) if isinstance(names, (Mapping, list, tuple)) else []
+    if not isinstance(names, (Mapping, list, tuple)):
+        return ""
+    found = sorted(str(n) for n in cast("Iterable[object]", names))
     return found[0] if found else ""
 
 
@@ -57,7 +59,7 @@ def model_feature(cls: type) -> str:
     if any(_fullname(c) == _ROOTMODEL for c in cls.__mro__):
         return "RootModel"
     config: object = getattr(cls, "model_config", {})
-    if isinstance(config, Mapping) and config.get("alias_generator") is not None:
+    if isinstance(config, Mapping) and cast("Mapping[str, object]", config).get("alias_generator") is not None:
         return "alias_generator"
     computed = _first(getattr(cls, "__pydantic_computed_fields__", {}))
     if computed:

@@ -347,7 +347,7 @@ def _record_kind(tp: type[Any]) -> RecordKind | None:
         return "typeddict"
     if issubclass(tp, tuple) and all(hasattr(cast(Any, tp), a) for a in ("_fields", "__annotations__")):
         return "namedtuple"
-    if models.is_basemodel(tp):
+    if models.is_basemodel(cast(type, tp)):
         return "basemodel"
     return None
 
