@@ -189,10 +189,19 @@ class Ty:
 _DESCRIBED_BY: dict[str, set[str]] = {"Description": {"Description"}, "Doc": {"Doc"}, "both": {"Description", "Doc"}}
 
 
-def marker_family(kind: str) -> str:
-    """The keywords a marker kind sets, as one family: two of a family in one flattened
+#: The family a pydantic ``Field`` argument's keyword belongs to.
+_FIELD_FAMILIES = {"ge": "range", "le": "range", "gt": "range", "lt": "range", "min_length": "length"}
+_FIELD_FAMILIES.update({"max_length": "length", "pattern": "text format"})
+
+
+def marker_family(src: str) -> str:
+    """The keywords a marker (as written) sets, as one family: two of a family in one flattened
     ``Annotated`` would set a keyword twice (or, for the text formats, never match)."""
-    if kind in ("Range", "Ge", "Le", "Interval"):
+    kind = src.split("(")[0].replace("at.", "")
+    if kind == "Field":  # the generator's Field rows set keywords of one family each
+        first = src[len("Field(") :].split("=")[0]
+        return _FIELD_FAMILIES[first]
+    if kind in ("Range", "Ge", "Le", "Gt", "Lt", "Interval"):
         return "range"
     if "Len" in kind:
         return "length"
@@ -818,9 +827,14 @@ class Gen:
                 ("Email()", put(format="email")),
                 ("Url()", put(format="uri")),
             ]
+            out += [  # the same through pydantic's Field
+                (f"Field(max_length={hi})", put(maxLength=hi)),
+                (f"Field(min_length={n}, max_length={hi})", put(minLength=n, maxLength=hi)),
+            ]
         if s in ("str", "char"):
             p = self.pick(PATTERNS if s == "str" else CHAR_PATTERNS)
             out.append((f"Pattern({p!r})", put(pattern=p)))
+            out.append((f"Field(pattern={p!r})", put(pattern=p)))
         if s in ("int", "float", "decimal"):
             lo = self.rng.randint(-5, 5)
             hi = max(lo, 0) + self.rng.randint(0, 50)
@@ -833,6 +847,14 @@ class Gen:
                 (f"at.Le({hi})", put(maximum=hi)),
                 (f"at.Interval(ge={lo}, le={hi})", put(minimum=lo, maximum=hi)),
             ]
+            out.append((f"Field(ge={lo}, le={hi})", put(minimum=lo, maximum=hi)))
+            if s == "int":  # exclusive bounds, exact on integers (contract, rule zero)
+                out += [
+                    (f"at.Gt({lo - 1})", put(minimum=lo)),
+                    (f"at.Lt({hi + 1})", put(maximum=hi)),
+                    (f"at.Interval(gt={lo - 1}, lt={hi + 1})", put(minimum=lo, maximum=hi)),
+                    (f"Field(gt={lo - 1}, lt={hi + 1})", put(minimum=lo, maximum=hi)),
+                ]
             if s != "int":
                 out.append(("Range(0.5, 2.5)", put(minimum=0.5, maximum=2.5)))
             out.append(self.computed_range(lo, hi, put))
@@ -846,6 +868,7 @@ class Gen:
                 (f"Length({n}, {hi})", put(minItems=n, maxItems=hi)),
                 (f"at.MinLen({n})", put(minItems=n)),
                 (f"at.Len({n}, {hi})", put(minItems=n, maxItems=hi)),
+                (f"Field(max_length={hi})", put(maxItems=hi)),
             ]
         return out
 
@@ -862,7 +885,7 @@ class Gen:
         chosen: list[tuple[str, Callable[[Frag], None]]] = []
         families: set[str] = set(inner.families)
         for src, apply in self.rng.sample(fits, min(len(fits), self.rng.randint(0, 2))):
-            family = marker_family(src.split("(")[0].replace("at.", ""))
+            family = marker_family(src)
             if family in families:
                 continue  # a keyword set twice is OLT013; an email matching ^[a-z]+$ cannot exist
             families.add(family)
@@ -2223,6 +2246,7 @@ HEADER = [
     "from uuid import UUID",
     "",
     "import annotated_types as at",
+    "from pydantic import Field",
     "from typing_extensions import Annotated, Doc, NotRequired, Required, TypeAlias, TypedDict",
     "",
     "import onellm_runtime",
