@@ -1043,6 +1043,8 @@ class Gen:
         if need_hashable:
             kinds = ["dataclass", "namedtuple"]
         kind = kind or self.pick(kinds)
+        if kind == "dataclass" and not need_hashable and not tag_fields and not extra and self.chance(0.35):
+            kind = "basemodel"  # a pydantic model (contract, rule zero: a fourth record kind)
         name = f"Rec{self.uid()}"
         base: RecSpec | None = None
         if kind in ("dataclass", "typeddict") and not tag_fields and not extra and register and self.chance(0.25):
@@ -1078,6 +1080,8 @@ class Gen:
             rec.hashable = rec.decorator not in ("@dataclass", "@dataclass(eq=False)")
         elif kind == "namedtuple":
             rec.hashable = True
+        elif kind == "basemodel":
+            rec.hashable = False  # a model's instances hash by identity unless it is frozen
         else:
             rec.hashable = False
             rec.td_flavor = base.td_flavor if base else self.pick(["TypedDict", "typing.TypedDict"])
@@ -1111,15 +1115,22 @@ class Gen:
             if fname in taken:
                 break
             taken.add(fname)
-            ty = self.valid(home, depth - 1, need_hashable=need_hashable and rec.hashable)
-            if self.chance(0.25):
+            if kind == "basemodel":
+                # scalars, maybe optional: the field types pydantic builds a schema for as onellm
+                # reads them (a typing.TypedDict field, for one, pydantic refuses before 3.12)
+                ty = self.scalar(home)
+                if self.chance(0.25):
+                    ty = self.optional(ty, home)
+            else:
+                ty = self.valid(home, depth - 1, need_hashable=need_hashable and rec.hashable)
+            if self.chance(0.25 if kind != "basemodel" else 0.4):
                 ty = self.annotated(ty, home)
             fields.append(FieldSpec(fname, ty))
         for f in fields:
             if self.chance(0.12) and f.td_qual != "tag" and f.ty.shape != "fault":
                 f.json_name = "wire" + f.name.replace("_", "").capitalize()
         # defaults and requiredness
-        if kind in ("dataclass", "namedtuple"):
+        if kind in ("dataclass", "namedtuple", "basemodel"):
             base_has_default = any(not f.required for f in rec.all_fields())
             for f in fields:
                 if f.default is None and f.td_qual != "tag" and (base_has_default or self.chance(0.35)):
@@ -1161,6 +1172,8 @@ class Gen:
             f.default = d
             if kind == "dataclass" and self.chance(0.3) and d.state == "value":
                 f.default = Dflt(f"field(default={d.src})", d.state, d.value)
+            elif kind == "basemodel" and self.chance(0.4) and d.state == "value":
+                f.default = Dflt(f"Field(default={d.src})", d.state, d.value)  # the MCP SDK habit
             return
         if kind == "dataclass" and ty.shape in ("array", "map") and not ty.nullable and self.chance(0.7):
             # a factory of the declared type: `list` would fill a tuple[...] field with a list,
@@ -1220,6 +1233,8 @@ class Gen:
             lines.append(f"class {rec.name}({base_ref}):" if base_ref else f"class {rec.name}:")
         elif rec.kind == "namedtuple":
             lines.append(f"class {rec.name}(NamedTuple):")
+        elif rec.kind == "basemodel":
+            lines.append(f"class {rec.name}(BaseModel):")
         else:
             parent = base_ref or rec.td_flavor
             total = "" if rec.total else ", total=False"
@@ -1229,7 +1244,9 @@ class Gen:
             body += rec.doc_src.split("\n")
         for f in rec.fields:
             ann = f.ty.ref(m)
-            if f.json_name is not None:
+            if f.json_name is not None and rec.kind == "basemodel":
+                ann = f'Annotated[{ann}, Field(alias="{f.json_name}")]'  # a model's wire name
+            elif f.json_name is not None:
                 ann = f'Annotated[{ann}, JsonName("{f.json_name}")]'
             if f.td_qual in ("Required", "NotRequired"):
                 ann = f"{f.td_qual}[{ann}]"
@@ -2246,7 +2263,7 @@ HEADER = [
     "from uuid import UUID",
     "",
     "import annotated_types as at",
-    "from pydantic import Field",
+    "from pydantic import BaseModel, Field",
     "from typing_extensions import Annotated, Doc, NotRequired, Required, TypeAlias, TypedDict",
     "",
     "import onellm_runtime",
