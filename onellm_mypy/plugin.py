@@ -188,15 +188,7 @@ class OnellmPlugin(Plugin):
         """``@tool("search")`` and ``@tool(args_schema=...)``: no overload takes them, so mypy runs
         ``_on_tool`` only while it tries each (its errors discarded) and no other hook; this hook
         comes first, where a report is kept."""
-        try:
-            self._refused_call(ctx)
-        except Exception as e:
-            if os.environ.get("ONELLM_MYPY_DEBUG"):
-                raise
-            try:
-                _note_unchecked(ctx, e)
-            except Exception:
-                pass
+        _noting_failures(ctx, lambda: self._refused_call(ctx))
         return ctx.default_signature
 
     def _refused_call(self, ctx: MethodSigContext) -> None:
@@ -284,15 +276,7 @@ class OnellmPlugin(Plugin):
         return ctx.default_return_type
 
     def _guarded(self, ctx: MethodContext, kind: str) -> None:
-        try:
-            self._handle(ctx, kind)
-        except Exception as e:  # CannotLower, RecursionError, or anything unforeseen: a note, never silence
-            if os.environ.get("ONELLM_MYPY_DEBUG"):
-                raise
-            try:
-                _note_unchecked(ctx, e)
-            except Exception:
-                pass
+        _noting_failures(ctx, lambda: self._handle(ctx, kind))
 
     def _handle(self, ctx: MethodContext, kind: str) -> None:
         tree = getattr(ctx.api, "tree", None)
@@ -398,6 +382,20 @@ def _keep_text_of_fileless(sources: SourceCache, file: MypyFile) -> None:
         if getattr(holder, "tree", None) is file and isinstance(text, str):
             sources.texts[path] = text
             return
+
+
+def _noting_failures(ctx: MethodContext | MethodSigContext, action: Callable[[], None]) -> None:
+    """Run a hook's work; a failure (CannotLower, RecursionError, or anything unforeseen) becomes
+    a note at the call, never silence and never a crash of mypy (``ONELLM_MYPY_DEBUG``: raised)."""
+    try:
+        action()
+    except Exception as e:
+        if os.environ.get("ONELLM_MYPY_DEBUG"):
+            raise
+        try:
+            _note_unchecked(ctx, e)
+        except Exception:
+            pass
 
 
 def _note_unchecked(ctx: MethodContext | MethodSigContext, error: Exception) -> None:

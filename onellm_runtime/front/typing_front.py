@@ -893,16 +893,21 @@ def _params(fn: Any, hints: Mapping[str, Any], skip_first: bool) -> list[Param]:
             value = pos_defaults[index - first_default]
         elif name in kw_defaults:
             value = kw_defaults[name]
-        if value is _NO_VALUE:
-            params.append(_param(fn, name, hints, NO_DEFAULT))
-        elif type(value).__name__ == "FieldInfo" and field_args.is_field_info(value):
-            params.append(_field_param(_param(fn, name, hints, OPAQUE_DEFAULT), value))
-        else:
-            params.append(_param(fn, name, hints, _default_of(value)))
+        params.append(_param_with(fn, name, hints, value))
     return params
 
 
 _NO_VALUE: Any = object()
+
+
+def _param_with(fn: Any, name: str, hints: Mapping[str, Any], value: object) -> Param:
+    """A normal parameter and its default value as the function holds it (``_NO_VALUE``: none;
+    a pydantic ``Field(...)``: read as the ``Field`` says)."""
+    if value is _NO_VALUE:
+        return _param(fn, name, hints, NO_DEFAULT)
+    if type(value).__name__ == "FieldInfo" and field_args.is_field_info(value):
+        return _field_param(_param(fn, name, hints, OPAQUE_DEFAULT), value)
+    return _param(fn, name, hints, _default_of(value))
 
 
 def _field_param(param: Param, info: object) -> Param:
@@ -939,13 +944,7 @@ def _params_with_varargs(fn: Any, hints: Mapping[str, Any], skip_first: bool) ->
         if kind != "normal":
             params.append(Param(name, Unsupported("other"), kind))
         else:
-            value = defaults.get(name, _NO_VALUE)
-            if value is _NO_VALUE:
-                params.append(_param(fn, name, hints, NO_DEFAULT))
-            elif type(value).__name__ == "FieldInfo" and field_args.is_field_info(value):
-                params.append(_field_param(_param(fn, name, hints, OPAQUE_DEFAULT), value))
-            else:
-                params.append(_param(fn, name, hints, _default_of(value)))
+            params.append(_param_with(fn, name, hints, defaults.get(name, _NO_VALUE)))
     return params
 
 
