@@ -10,6 +10,7 @@ is read here from the same places in the source, in the same order.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from mypy.nodes import TypeInfo
 
@@ -53,33 +54,34 @@ def pydantic_dataclass(fe: Frontend, info: TypeInfo) -> bool:
     found = fe.class_ast(info)
     if found is None:
         return False
-    scope = Scope(info.module_name)
-    for dec in found[1].decorator_list:
-        target = dec.func if isinstance(dec, ast.Call) else dec
-        if fe.fullname_of(target, scope) == "pydantic.dataclasses.dataclass":
-            return True
-    return False
+    return "pydantic.dataclasses.dataclass" in fe.decorator_names(found[1], Scope(info.module_name))
 
 
 def _head(expr: ast.expr) -> ast.expr:
     return expr.value if isinstance(expr, ast.Subscript) else expr
 
 
-def model_field_names(fe: Frontend, info: TypeInfo) -> list[str]:
-    """``model_fields``' names, in its order."""
-    names: dict[str, None] = {}
+def _body_statements(fe: Frontend, info: TypeInfo) -> Iterator[tuple[ast.stmt, Scope]]:
+    """The statements of each model class's body (bases first), each with its class's scope."""
     for c in model_classes(info):
         found = fe.class_ast(c)
         if found is None:
             continue
         scope = Scope(c.module_name, c, False, False)
         for stmt in found[1].body:
-            if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
-                continue
-            name = stmt.target.id
-            if name.startswith("_") or fe.fullname_of(_head(stmt.annotation), scope) in _CLASSVARS:
-                continue
-            names.setdefault(name, None)
+            yield stmt, scope
+
+
+def model_field_names(fe: Frontend, info: TypeInfo) -> list[str]:
+    """``model_fields``' names, in its order."""
+    names: dict[str, None] = {}
+    for stmt, scope in _body_statements(fe, info):
+        if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+            continue
+        name = stmt.target.id
+        if name.startswith("_") or fe.fullname_of(_head(stmt.annotation), scope) in _CLASSVARS:
+            continue
+        names.setdefault(name, None)
     return list(names)
 
 
@@ -166,17 +168,10 @@ def model_feature(fe: Frontend, info: TypeInfo) -> str:
     if generator is not None and not _is_none(generator):
         return "alias_generator"
     decorated: dict[str, list[str]] = {label: [] for label in _DECORATORS.values()}
-    for c in model_classes(info):
-        found = fe.class_ast(c)
-        if found is None:
-            continue
-        scope = Scope(c.module_name, c, False, False)
-        for stmt in found[1].body:
-            if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            for dec in stmt.decorator_list:
-                target = dec.func if isinstance(dec, ast.Call) else dec
-                label = _DECORATORS.get(fe.fullname_of(target, scope) or "")
+    for stmt, scope in _body_statements(fe, info):
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for name in fe.decorator_names(stmt, scope):
+                label = _DECORATORS.get(name)
                 if label is not None:
                     decorated[label].append(stmt.name)
     for label in ("computed_field", "field_serializer", "model_serializer"):

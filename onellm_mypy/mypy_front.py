@@ -319,6 +319,15 @@ class Frontend:
         sym = self.lookup(expr, scope)
         return sym.fullname if isinstance(sym, SymbolTableNode) else None
 
+    def decorator_names(self, node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> list[str]:
+        """The full names the decorators of ``node`` resolve to (``@d`` and ``@d(...)`` alike)."""
+        names: list[str] = []
+        for dec in node.decorator_list:
+            name = self.fullname_of(dec.func if isinstance(dec, ast.Call) else dec, scope)
+            if name is not None:
+                names.append(name)
+        return names
+
     def resolver(self, scope: Scope) -> src.Resolve:
         """Name resolution for constant values (defaults, options, marker arguments)."""
 

@@ -137,12 +137,7 @@ def _read_is_dataclass_class(fe: Frontend, info: TypeInfo) -> bool:
     found = fe.class_ast(info)
     if found is None:
         return True
-    scope = Scope(info.module_name)
-    for dec in found[1].decorator_list:
-        target = dec.func if isinstance(dec, ast.Call) else dec
-        if fe.fullname_of(target, scope) in _DATACLASS_DECORATORS:
-            return True
-    return False
+    return any(name in _DATACLASS_DECORATORS for name in fe.decorator_names(found[1], Scope(info.module_name)))
 
 
 def _record_kind_of(fe: Frontend, info: TypeInfo) -> RecordKind | None:
