@@ -211,6 +211,10 @@ class RecordMemo:
     #: read and the depth it was evaluated at (reused at that depth or shallower, where the
     #: nesting limit cannot be reached either).
     aliases: dict[str, tuple[Form, frozenset[str], int]] = field(default_factory=dict)
+    #: Each tool annotation's form and lowered node, by where it was written (module, class,
+    #: laziness) and its text there, with the modules read: a name in one module and scope
+    #: resolves alike wherever it is written, and most tools repeat ``str``, ``int``, a record.
+    annotations: dict[tuple[object, ...], tuple[object, frozenset[str]]] = field(default_factory=dict)
 
 
 class Frontend:

@@ -100,10 +100,13 @@ class OnellmPlugin(Plugin):
         self._memo: RecordMemo | None = None
         #: Which attributes are tools over a static or class method (see ``_wrapped_method_hook``).
         self._wrapped: dict[str, tuple[str, Decorator] | None] = {}
-        #: What each decorated definition lowered to in this generation, by node: mypy checks
-        #: some definitions twice (a deferred ``async def``), and the second check reports
-        #: the same tools again without lowering them again.
+        #: What each decorated definition of the module being checked lowered to, by node: mypy
+        #: checks some definitions twice (a deferred ``async def``, in the same module's second
+        #: pass), and the second check reports the same tools again without lowering them again.
+        #: Kept for one module only: the nodes hold the module's checker state alive, and
+        #: keeping every module's until the end made mypy's collector free it all at once.
         self._lowered: dict[int, tuple[Decorator, list[LoweredTool], frozenset[str]]] = {}
+        self._lowered_module = ""
         #: When set (by the extractor), each hook also keeps what it lowered, by context node.
         self.collected: dict[int, tuple[object, list[LoweredTool]]] | None = None
 
@@ -306,6 +309,9 @@ class OnellmPlugin(Plugin):
         module = tree.fullname
         if self._memo is None:
             self._memo = RecordMemo()
+        if module != self._lowered_module:
+            self._lowered.clear()
+            self._lowered_module = module
         fe = Frontend(self._modules, self.sources, self._memo)
         found: list[LoweredTool] = []
         seen = self._lowered.get(id(context)) if isinstance(context, Decorator) else None

@@ -10,8 +10,9 @@ Shared by the plugin's hooks and the extractor. ``decorator_tools`` handles ever
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from mypy.nodes import (
     ARG_POS,
@@ -67,6 +68,8 @@ from .mypy_front import (
 )
 from .records import lower_form, settle
 from .source import EnumValue, Opaque, Unreadable
+
+T = TypeVar("T")
 
 __all__ = [
     "LoweredTool",
@@ -189,11 +192,47 @@ class _ToolLowering:
             return t.arg_types[t.arg_names.index(name)]
         return None
 
-    def form(self, expr: ast.expr, scope: Scope, name: str | None) -> Form:
+    def _key(self, what: str, expr: ast.expr, scope: Scope) -> tuple[object, ...] | None:
+        """Where and as what ``expr`` was written: equal keys evaluate and lower alike."""
+        ms = self.fe.source(scope.module)
+        text = ms.span(expr) if ms is not None else None
+        if text is None:
+            return None
+        cls = scope.cls.fullname if scope.cls is not None else None
+        return (what, scope.module, cls, scope.lazy, scope.class_names, text)
+
+    def _remembered(self, key: tuple[object, ...] | None, compute: Callable[[Frontend], T]) -> T:
+        """``compute``'s result for ``key`` in this generation, with the modules it read.
+
+        A miss computes on a new front end over the same build, so every module the result
+        depends on is noted (the front end's own memos would skip modules an earlier
+        annotation of this tool already read); a hit notes them from the memo.
+        """
+        fe = self.fe
+        if key is None:
+            return compute(fe)
+        hit = fe.memo.annotations.get(key)
+        if hit is not None:
+            fe.note_read(hit[1])
+            return cast(T, hit[0])
+        fresh = Frontend(fe.modules, fe.sources, fe.memo)
+        value = compute(fresh)
+        read = frozenset(fresh.deps)
+        fe.memo.annotations[key] = (value, read)
+        fe.note_read(read)
+        return value
+
+    def form(self, expr: ast.expr, scope: Scope, name: str | None) -> tuple[Form, tuple[object, ...] | None]:
+        """``expr``'s form, and its key when the form follows from its text alone (not mypy's
+        view of this function, the fallback where the source cannot be evaluated)."""
+        key = self._key("form", expr, scope)
         try:
-            return self.fe.evaluate(expr, scope)
+            return self._remembered(key, lambda fe: fe.evaluate(expr, scope)), key
         except NeedMypy:
-            return self.fe.from_mypy(self._fallback(name))
+            return self.fe.from_mypy(self._fallback(name)), None
+
+    def lowered(self, form: Form, key: tuple[object, ...] | None) -> TypeNode:
+        return self._remembered(None if key is None else ("node", *key[1:]), lambda fe: lower_form(fe, form))
 
     def model(self) -> ToolModel:
         site, fe = self.site, self.fe
@@ -238,14 +277,14 @@ class _ToolLowering:
                     node = with_markers(node, reading.markers)
                 params.append(Param(name, node, "normal", settle(default, node), loc))
                 continue
-            form = self.form(arg.annotation, ann_scope, name)
+            form, key = self.form(arg.annotation, ann_scope, name)
             if isinstance(form, FGeneric) and form.origin.fullname == _CONTEXT:  # ToolContext[Deps]
                 form = form.origin
             if isinstance(form, FClass) and form.fullname in (_CONTEXT, _CANCELLATION):
                 context: ParamKind = "context" if form.fullname == _CONTEXT else "cancellation"
                 params.append(Param(name, Unsupported("other"), context, settle(default, Unsupported("other")), loc))
                 continue
-            node = lower_form(fe, form)
+            node = self.lowered(form, key)
             if reading is not None:
                 node = with_markers(node, reading.markers)
             node, found, _ = annotated_default(node, default_expr is not None, src.default_of)
@@ -271,7 +310,8 @@ class _ToolLowering:
     def returns(self, ann: ast.expr | None, scope: Scope) -> Returns:
         if ann is None:
             return Returns("unannotated")
-        form = _unwrap_awaitable(self.form(ann, scope, None))
+        written, key = self.form(ann, scope, None)
+        form = _unwrap_awaitable(written)
         if isinstance(form, FNone):
             return Returns("none")
         if _is_part(form) or _is_parts_union(form):
@@ -282,7 +322,9 @@ class _ToolLowering:
             item = form.args[0] if form.args else None
             if _is_part(item) or _is_parts_union(item):
                 return Returns("parts")
-        return Returns("type", lower_form(self.fe, form))
+        return Returns(
+            "type", self._remembered(None if key is None else ("return", *key[1:]), lambda fe: lower_form(fe, form))
+        )
 
 
 def no_source(module: str) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Union
@@ -170,6 +171,21 @@ class ModuleSource:
     _lambdas: dict[tuple[int, int], ast.Lambda] = field(default_factory=dict)
     _calls: dict[tuple[int, int], ast.Call] = field(default_factory=dict)
     _classes_at: dict[tuple[int, str], ast.ClassDef] = field(default_factory=dict)
+    _lines: list[bytes] | None = None
+
+    def span(self, node: ast.expr) -> bytes | None:
+        """The bytes ``node`` was written as, or None where its positions cannot be trusted
+        (no file bytes, or an encoding other than UTF-8, whose columns are not byte offsets)."""
+        lines = self._lines
+        if lines is None:
+            lines = self._lines = _utf8_lines(self.data)
+        end, end_col = node.end_lineno, node.end_col_offset
+        first = node.lineno - 1
+        if not lines or end is None or end_col is None or end > len(lines):
+            return None
+        if end - 1 == first:
+            return lines[first][node.col_offset : end_col]
+        return b"\n".join([lines[first][node.col_offset :], *lines[first + 1 : end - 1], lines[end - 1][:end_col]])
 
     def _walk(self) -> None:
         """Index every def, lambda, call and class by position (once, on first use)."""
@@ -361,6 +377,22 @@ def _parse(path: str, data: bytes) -> ModuleSource | None:
         return None
     parsed.data = data
     return parsed
+
+
+def _utf8_lines(data: bytes) -> list[bytes]:
+    """The lines of a UTF-8 source as the parser numbers them (its columns are UTF-8 byte
+    offsets); none for a source declaring another encoding."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    lines = data.splitlines()
+    for line in lines[:2]:  # PEP 263: a coding declaration is on line 1 or 2
+        found = _CODING.match(line)
+        if found is not None and found.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
+            return []
+    return lines
+
+
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
 
 def _normalised(path: str) -> str:
