@@ -255,8 +255,16 @@ class Frontend:
             reading.update(modules)
 
     def source(self, module: str) -> ModuleSource | None:
+        """A module's parsed source, noting it as read (what is lowered from it depends on it)."""
         if module in self.modules:
             self.note_read({module})
+        return self._scope_source(module)
+
+    def _scope_source(self, module: str) -> ModuleSource | None:
+        """A module's parsed source, read to resolve a name written in it: not noted, since
+        whatever led to an expression written there read that source already (the tool's
+        own module, an alias's, a class's), so what is lowered depends on the same modules
+        wherever the expression's names resolve alike (the annotation memo's premise)."""
         if module in self._source_memo:
             return self._source_memo[module]
         file = self.modules.get(module)
@@ -286,22 +294,7 @@ class Frontend:
 
     def lookup(self, expr: ast.expr, scope: Scope) -> SymbolTableNode | _Hidden | None:
         if isinstance(expr, ast.Name):
-            name = expr.id
-            if scope.cls is not None and scope.class_names:
-                found = scope.cls.names.get(name)
-                if found is not None:
-                    return found
-            if scope.lazy:
-                ms = self.source(scope.module)
-                if ms is not None and ms.type_checking_only(name):
-                    return _Hidden(name)
-            file = self.modules.get(scope.module)
-            if file is not None:
-                found = file.names.get(name)
-                if found is not None:
-                    return found
-            builtins = self.modules.get("builtins")
-            return builtins.names.get(name) if builtins is not None else None
+            return self.lookup_name(expr.id, scope)
         if isinstance(expr, ast.Attribute):
             base = self.lookup(expr.value, scope)
             if isinstance(base, _Hidden) or base is None:
@@ -318,6 +311,24 @@ class Frontend:
                 return node.names.get(expr.attr)
             return None
         return None
+
+    def lookup_name(self, name: str, scope: Scope) -> SymbolTableNode | _Hidden | None:
+        """What a plain name written in ``scope`` resolves to, as ``lookup``."""
+        if scope.cls is not None and scope.class_names:
+            found = scope.cls.names.get(name)
+            if found is not None:
+                return found
+        if scope.lazy:
+            ms = self._scope_source(scope.module)
+            if ms is not None and ms.type_checking_only(name):
+                return _Hidden(name)
+        file = self.modules.get(scope.module)
+        if file is not None:
+            found = file.names.get(name)
+            if found is not None:
+                return found
+        builtins = self.modules.get("builtins")
+        return builtins.names.get(name) if builtins is not None else None
 
     def fullname_of(self, expr: ast.expr, scope: Scope) -> str | None:
         sym = self.lookup(expr, scope)
@@ -349,7 +360,7 @@ class Frontend:
                     bindings = found[0].class_bindings(found[1]).get(expr.id)
                     if bindings:
                         return self._bound_once(bindings, Scope(scope.module, scope.cls, False, True))
-            ms = self.source(scope.module)
+            ms = self._scope_source(scope.module)
             if ms is not None:
                 bindings = ms.bindings.get(expr.id)
                 if bindings and not all(isinstance(b.node, (ast.Import, ast.ImportFrom)) for b in bindings):

@@ -30,6 +30,7 @@ from mypy.nodes import (
     OverloadedFuncDef,
     RefExpr,
     StrExpr,
+    SymbolTableNode,
     TypeInfo,
     Var,
 )
@@ -174,6 +175,31 @@ def _class_type_params(info: TypeInfo | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(info.type_vars))
 
 
+def _resolutions(
+    fe: Frontend, ms: src.ModuleSource, names: list[str] | None, scope: Scope
+) -> tuple[tuple[str, str | None], ...] | None:
+    """Each name's full name as written in ``scope`` (``"?"`` if hidden, None if unbound), or
+    None where the module itself decides: a name it binds, or an expression not described."""
+    if names is None:
+        return None
+    found: list[tuple[str, str | None]] = []
+    for name in dict.fromkeys(names):
+        bindings = ms.bindings.get(name)
+        if bindings and not all(isinstance(b.node, (ast.Import, ast.ImportFrom)) for b in bindings):
+            return None
+        sym = fe.lookup_name(name, scope)
+        if sym is None:
+            found.append((name, None))
+        elif isinstance(sym, SymbolTableNode):
+            fullname = sym.fullname
+            if not fullname:
+                return None
+            found.append((name, fullname))
+        else:
+            found.append((name, "?"))
+    return tuple(found)
+
+
 class _ToolLowering:
     """``typing_front.lower_function``, on a function's source and mypy's view of it."""
 
@@ -193,13 +219,22 @@ class _ToolLowering:
         return None
 
     def _key(self, what: str, expr: ast.expr, scope: Scope) -> tuple[object, ...] | None:
-        """Where and as what ``expr`` was written: equal keys evaluate and lower alike."""
-        ms = self.fe.source(scope.module)
+        """What ``expr`` is, for the annotation memo: equal keys evaluate and lower alike.
+
+        The text as written and what each of its names resolves to where it is written (so
+        ``Customer`` imported from one module is one key in every module importing it); the
+        module itself instead where a name is bound in it (its value is read from this
+        module's source) or the expression has parts whose meaning the names do not describe.
+        """
+        fe = self.fe
+        ms = fe.source(scope.module)
         text = ms.span(expr) if ms is not None else None
-        if text is None:
+        if ms is None or text is None:
             return None
-        cls = scope.cls.fullname if scope.cls is not None else None
-        return (what, scope.module, cls, scope.lazy, scope.class_names, text)
+        cls = scope.cls.fullname if scope.cls is not None and scope.class_names else None
+        resolved = _resolutions(fe, ms, src.written_names(expr), scope)
+        where = scope.module if resolved is None else ""
+        return (what, where, cls, scope.lazy, text, resolved)
 
     def _remembered(self, key: tuple[object, ...] | None, compute: Callable[[Frontend], T]) -> T:
         """``compute``'s result for ``key`` in this generation, with the modules it read.
@@ -269,8 +304,13 @@ class _ToolLowering:
             if isinstance(default_expr, ast.Call) and fe.fullname_of(default_expr.func, value_scope) in FIELD_FUNCS:
                 reading = src.field_from_call(default_expr, resolve)  # a pydantic Field as the default
                 default = field_default(reading, src.default_of)
+            elif default_expr is not None:
+                read = default_expr
+                default = self._remembered(
+                    self._key("default", read, value_scope), lambda fe: src.read_default(read, fe.resolver(value_scope))
+                )
             else:
-                default = src.read_default(default_expr, resolve)
+                default = src.read_default(None, resolve)
             if arg.annotation is None:
                 node: TypeNode = Unsupported("missing")
                 if reading is not None:

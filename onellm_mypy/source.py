@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import os
 import re
 from collections.abc import Callable
@@ -467,6 +468,66 @@ def read_constant(expr: ast.expr, resolve: Resolve, depth: int = 0) -> object:
 
 #: How much of an expression a message quotes.
 _QUOTED = 60
+
+
+def written_names(expr: ast.expr) -> list[str] | None:
+    """Every plain name ``expr`` resolves, those in strings that read as expressions included
+    (forward references); None for an expression with parts of other kinds (a lambda, a
+    comprehension), whose meaning this does not describe."""
+    names: list[str] = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            names.append(node.id)  # type: ignore[attr-defined]
+        elif kind is ast.Attribute or kind is ast.Starred:
+            stack.append(node.value)  # type: ignore[attr-defined]
+        elif kind is ast.Subscript:
+            stack.append(node.value)  # type: ignore[attr-defined]
+            stack.append(node.slice)  # type: ignore[attr-defined]
+        elif kind is ast.Tuple or kind is ast.List:
+            stack.extend(node.elts)  # type: ignore[attr-defined]
+        elif kind is ast.Call:
+            assert isinstance(node, ast.Call)
+            stack.append(node.func)
+            stack.extend(node.args)
+            stack.extend(k.value for k in node.keywords)
+        elif kind is ast.BinOp:
+            stack.append(node.left)  # type: ignore[attr-defined]
+            stack.append(node.right)  # type: ignore[attr-defined]
+        elif kind is ast.UnaryOp:
+            stack.append(node.operand)  # type: ignore[attr-defined]
+        elif kind is ast.JoinedStr:
+            stack.extend(node.values)  # type: ignore[attr-defined]
+        elif kind is ast.FormattedValue:
+            assert isinstance(node, ast.FormattedValue)
+            stack.append(node.value)
+            if node.format_spec is not None:
+                stack.append(node.format_spec)
+        elif kind is ast.Constant:
+            value = node.value  # type: ignore[attr-defined]
+            if type(value) is str:
+                inner = _names_in_string(value)
+                if inner is None:
+                    return None
+                names.extend(inner)
+        else:
+            return None
+    return names
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_in_string(text: str) -> tuple[str, ...] | None:
+    """The names a string would resolve as a forward reference (none if it does not parse)."""
+    if text.isidentifier():
+        return (text,)
+    try:
+        parsed = ast.parse(text.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    found = written_names(parsed)
+    return tuple(found) if found is not None else None
 
 
 def expression_text(expr: ast.expr) -> str:
