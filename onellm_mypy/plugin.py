@@ -107,6 +107,10 @@ class OnellmPlugin(Plugin):
         #: keeping every module's until the end made mypy's collector free it all at once.
         self._lowered: dict[int, tuple[Decorator, list[LoweredTool], frozenset[str]]] = {}
         self._lowered_module = ""
+        #: Whether a later run reads this one's results (a cache or the daemon): only then can a
+        #: module's digest re-check anything, so without one (``--no-incremental``, ``onellm
+        #: check``) no module is read for it, and those without tools are never parsed.
+        self._digests = options.incremental or options.fine_grained_incremental or options.cache_fine_grained
         #: When set (by the extractor), each hook also keeps what it lowered, by context node.
         self.collected: dict[int, tuple[object, list[LoweredTool]]] | None = None
 
@@ -195,12 +199,14 @@ class OnellmPlugin(Plugin):
         return ctx.default_signature
 
     def _refused_call(self, ctx: MethodSigContext) -> None:
+        call = ctx.context
+        if not isinstance(call, CallExpr) or (not call.args and not call.arg_names):
+            return  # ``@tool`` itself, ``@tool()``: nothing refused
+        tree = getattr(ctx.api, "tree", None)
+        if not isinstance(tree, MypyFile) or self._modules is None:
+            return
         from .sites import refused_call, refused_call_findings
 
-        call = ctx.context
-        tree = getattr(ctx.api, "tree", None)
-        if not isinstance(call, CallExpr) or not isinstance(tree, MypyFile) or self._modules is None:
-            return
         if not refused_call(call):
             return
         from .mypy_front import Frontend, RecordMemo
@@ -234,7 +240,8 @@ class OnellmPlugin(Plugin):
         self.new_generation()  # a module (re)parsed: what was lowered before may be stale
         try:
             _keep_text_of_fileless(self.sources, file)
-            self._record_digest(file)
+            if self._digests:
+                self._record_digest(file)
         except Exception:
             if os.environ.get("ONELLM_MYPY_DEBUG"):
                 raise
