@@ -215,6 +215,8 @@ class RecordMemo:
     #: laziness) and its text there, with the modules read: a name in one module and scope
     #: resolves alike wherever it is written, and most tools repeat ``str``, ``int``, a record.
     annotations: dict[tuple[object, ...], tuple[object, frozenset[str]]] = field(default_factory=dict)
+    #: The memo's key of each text as written in a module and scope (its names resolved once).
+    keys: dict[tuple[object, ...], tuple[object, ...]] = field(default_factory=dict)
 
 
 class Frontend:

@@ -232,9 +232,13 @@ class _ToolLowering:
         if ms is None or text is None:
             return None
         cls = scope.cls.fullname if scope.cls is not None and scope.class_names else None
-        resolved = _resolutions(fe, ms, src.written_names(expr), scope)
-        where = scope.module if resolved is None else ""
-        return (what, where, cls, scope.lazy, text, resolved)
+        written = (what, scope.module, cls, scope.lazy, text)
+        key = fe.memo.keys.get(written)
+        if key is None:
+            resolved = _resolutions(fe, ms, src.written_names(expr), scope)
+            key = written if resolved is None else (what, "", cls, scope.lazy, text, resolved)
+            fe.memo.keys[written] = key
+        return key
 
     def _remembered(self, key: tuple[object, ...] | None, compute: Callable[[Frontend], T]) -> T:
         """``compute``'s result for ``key`` in this generation, with the modules it read.
