@@ -76,6 +76,14 @@ def _describe_failure(name: str, error: BaseException) -> str:
     return f"importing {name!r} failed: {type(error).__name__}" + (f": {text}" if text else "")
 
 
+def _markers_and_results_loaded() -> None:
+    """Import what a tool module's ``from onellm_runtime import Range, ToolContext, TextPart``
+    loads (the package imports it on first use) before any user code runs: loaded while the
+    user's ``time.py`` stands for the standard library's, ``threading`` would import that one."""
+    for name in ("aliases", "annotations", "context", "results"):
+        importlib.import_module(f"onellm_runtime.{name}")
+
+
 @contextlib.contextmanager
 def loaded_from_path(module: str, path: str, root: str) -> Generator[ModuleType, None, None]:
     """``module`` executed from ``path`` (its packages from below ``root``), for the ``with`` block.
@@ -88,6 +96,7 @@ def loaded_from_path(module: str, path: str, root: str) -> Generator[ModuleType,
     """
     from ..tool import ToolDefinitionError
 
+    _markers_and_results_loaded()
     parts = module.split(".")
     replaced: dict[str, ModuleType | None] = {}
     target: ModuleType | None = None
