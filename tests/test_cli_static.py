@@ -65,41 +65,33 @@ GOOD_FINDING = (
     "use a concrete type, or JsonValue to accept any JSON value  [OLT002]"
 )
 
-# Each row: a file that is not Python, and the one finding it gives (the other file is still checked).
+# Each row: a file that is not Python, and the one finding it gives (the other files are still checked).
 UNREADABLE = [
-    pytest.param(b"def broken(:\n    pass\n", "bad.py:1:12: error: invalid syntax  [syntax]", id="syntax error"),
-    pytest.param(
-        b"def f():\n  x = 1\n    y = 2\n", "bad.py:3:4: error: unexpected indent  [syntax]", id="indentation error"
-    ),
-    pytest.param(
+    ("syntax error", b"def broken(:\n    pass\n", "{file}:1:12: error: invalid syntax  [syntax]"),
+    ("indentation error", b"def f():\n  x = 1\n    y = 2\n", "{file}:3:4: error: unexpected indent  [syntax]"),
+    (
+        "not UTF-8",
         b"# a comment\nname = '\xff'\n",
-        "bad.py:2:9: error: The file is not valid utf-8: byte 0xff: invalid start byte  [syntax]",
-        id="not UTF-8",
+        "{file}:2:9: error: The file is not valid utf-8: byte 0xff: invalid start byte  [syntax]",
     ),
-    pytest.param(
-        b"# -*- coding: klingon -*-\nx = 1\n",
-        "bad.py:1:1: error: unknown encoding: klingon  [syntax]",
-        id="unknown coding",
-    ),
-    pytest.param(
-        b"x = 1\x00\n", "bad.py:1:1: error: source code string cannot contain null bytes  [syntax]", id="null byte"
-    ),
+    ("unknown coding", b"# -*- coding: klingon -*-\nx = 1\n", "{file}:1:1: error: unknown encoding: klingon  [syntax]"),
+    ("null byte", b"x = 1\x00\n", "{file}:1:1: error: source code string cannot contain null bytes  [syntax]"),
 ]
 
 
-@pytest.mark.parametrize(("content", "finding"), UNREADABLE)
-def test_a_file_that_is_not_python_is_one_finding_and_the_others_are_checked(
-    tmp_path: Path, content: bytes, finding: str
-) -> None:
-    write(tmp_path, {"bad.py": content, "good.py": GOOD})
-    check = run("check", "bad.py", "good.py", cwd=tmp_path)
+def test_each_file_that_is_not_python_is_one_finding_and_the_others_are_checked(tmp_path: Path) -> None:
+    """One run over every row's file and a good one (each row is its own file, so one run checks them all)."""
+    bad = {f"bad_{n}.py": content for n, (_, content, _) in enumerate(UNREADABLE)}
+    write(tmp_path, {**bad, "good.py": GOOD})
+    findings = "".join(finding.format(file=f"bad_{n}.py") + "\n" for n, (_, _, finding) in enumerate(UNREADABLE))
+    check = run("check", *bad, "good.py", cwd=tmp_path)
     assert (check.returncode, check.stdout, check.stderr) == (
         1,
-        f"{finding}\n{GOOD_FINDING}\n",
-        "Found 2 problems in 2 modules\n",
+        f"{findings}{GOOD_FINDING}\n",
+        f"Found {len(bad) + 1} problems in {len(bad) + 1} modules\n",
     )
-    static = run("schemas", "--static", "bad.py", "good.py", cwd=tmp_path)
-    assert (static.returncode, static.stdout, static.stderr) == (1, "", f"{finding}\n{GOOD_FINDING}\n")
+    static = run("schemas", "--static", *bad, "good.py", cwd=tmp_path)
+    assert (static.returncode, static.stdout, static.stderr) == (1, "", f"{findings}{GOOD_FINDING}\n")
 
 
 def test_a_latin_1_file_with_its_coding_cookie_is_read(tmp_path: Path) -> None:
