@@ -93,13 +93,6 @@ def _run(directory: Path, name: str, tree: Path) -> dict[str, object]:
     return dict(json.loads(done.stdout.splitlines()[-1]))
 
 
-def _byte_compile(tree: Path) -> None:
-    import compileall
-
-    for package in ("onellm_runtime", "onellm_mypy"):
-        compileall.compile_dir(str(tree / package), quiet=1)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modules", type=int, default=200, help="modules of 10 tools (default 200)")
@@ -113,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     trees = {"this": ROOT, **({"base": ns.base.resolve()} if ns.base else {})}
     for tree in trees.values():
-        _byte_compile(tree)
+        mypy_overhead.byte_compile(tree)
     with tempfile.TemporaryDirectory(prefix="onellm-hooks-") as tmp:
         directory = Path(tmp)
         mypy_overhead.generate(directory, ns.modules, 10, ROOT)

@@ -86,18 +86,8 @@ def _project(tools: int) -> Path:
     return directory
 
 
-def _byte_compile(tree: Path) -> None:
-    """Write the measured packages' bytecode first, as installing them does: with
-    ``PYTHONDONTWRITEBYTECODE`` set (some CI images, this VM) every mypy process would
-    otherwise compile the plugin's sources again, a cost no installed plugin has."""
-    import compileall
-
-    for package in ("onellm_runtime", "onellm_mypy"):
-        compileall.compile_dir(str(tree / package), quiet=1)
-
-
 def comparisons(peers: Peers, smoke: bool, rounds: int) -> list[Comparison]:
-    _byte_compile(_tree())
+    mypy_overhead.byte_compile(_tree())
     out = []
     for tools in SMOKE_SIZES if smoke else SIZES:
         d = _project(tools)

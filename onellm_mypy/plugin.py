@@ -200,7 +200,7 @@ class OnellmPlugin(Plugin):
 
     def _refused_call(self, ctx: MethodSigContext) -> None:
         call = ctx.context
-        if not isinstance(call, CallExpr) or (not call.args and not call.arg_names):
+        if not isinstance(call, CallExpr) or not call.args:
             return  # ``@tool`` itself, ``@tool()``: nothing refused
         tree = getattr(ctx.api, "tree", None)
         if not isinstance(tree, MypyFile) or self._modules is None:

@@ -270,8 +270,10 @@ class _ToolLowering:
         except NeedMypy:
             return self.fe.from_mypy(self._fallback(name)), None
 
-    def lowered(self, form: Form, key: tuple[object, ...] | None) -> TypeNode:
-        return self._remembered(None if key is None else ("node", *key[1:]), lambda fe: lower_form(fe, form))
+    def lowered(self, form: Form, key: tuple[object, ...] | None, what: str = "node") -> TypeNode:
+        """``form``'s node; ``key`` is its text's (from ``form``), ``what`` tells a return apart
+        (whose form is unwrapped from ``Awaitable`` first, so the same text lowers otherwise)."""
+        return self._remembered(None if key is None else (what, *key[1:]), lambda fe: lower_form(fe, form))
 
     def model(self) -> ToolModel:
         site, fe = self.site, self.fe
@@ -366,9 +368,7 @@ class _ToolLowering:
             item = form.args[0] if form.args else None
             if _is_part(item) or _is_parts_union(item):
                 return Returns("parts")
-        return Returns(
-            "type", self._remembered(None if key is None else ("return", *key[1:]), lambda fe: lower_form(fe, form))
-        )
+        return Returns("type", self.lowered(form, key, "return"))
 
 
 def no_source(module: str) -> str:

@@ -475,43 +475,35 @@ def written_names(expr: ast.expr) -> list[str] | None:
     (forward references); None for an expression with parts of other kinds (a lambda, a
     comprehension), whose meaning this does not describe."""
     names: list[str] = []
-    stack = [expr]
+    stack: list[ast.expr] = [expr]
     while stack:
         node = stack.pop()
-        kind = type(node)
-        if kind is ast.Name:
-            names.append(node.id)  # type: ignore[attr-defined]
-        elif kind is ast.Attribute or kind is ast.Starred:
-            stack.append(node.value)  # type: ignore[attr-defined]
-        elif kind is ast.Subscript:
-            stack.append(node.value)  # type: ignore[attr-defined]
-            stack.append(node.slice)  # type: ignore[attr-defined]
-        elif kind is ast.Tuple or kind is ast.List:
-            stack.extend(node.elts)  # type: ignore[attr-defined]
-        elif kind is ast.Call:
-            assert isinstance(node, ast.Call)
-            stack.append(node.func)
-            stack.extend(node.args)
-            stack.extend(k.value for k in node.keywords)
-        elif kind is ast.BinOp:
-            stack.append(node.left)  # type: ignore[attr-defined]
-            stack.append(node.right)  # type: ignore[attr-defined]
-        elif kind is ast.UnaryOp:
-            stack.append(node.operand)  # type: ignore[attr-defined]
-        elif kind is ast.JoinedStr:
-            stack.extend(node.values)  # type: ignore[attr-defined]
-        elif kind is ast.FormattedValue:
-            assert isinstance(node, ast.FormattedValue)
+        if isinstance(node, ast.Name):
+            names.append(node.id)
+        elif isinstance(node, (ast.Attribute, ast.Starred)):
+            stack.append(node.value)
+        elif isinstance(node, ast.Subscript):
+            stack += (node.value, node.slice)
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            stack += node.elts
+        elif isinstance(node, ast.Call):
+            stack += (node.func, *node.args, *(k.value for k in node.keywords))
+        elif isinstance(node, ast.BinOp):
+            stack += (node.left, node.right)
+        elif isinstance(node, ast.UnaryOp):
+            stack.append(node.operand)
+        elif isinstance(node, ast.JoinedStr):
+            stack += node.values
+        elif isinstance(node, ast.FormattedValue):
             stack.append(node.value)
             if node.format_spec is not None:
                 stack.append(node.format_spec)
-        elif kind is ast.Constant:
-            value = node.value  # type: ignore[attr-defined]
-            if type(value) is str:
-                inner = _names_in_string(value)
+        elif isinstance(node, ast.Constant):
+            if type(node.value) is str:
+                inner = _names_in_string(node.value)
                 if inner is None:
                     return None
-                names.extend(inner)
+                names += inner
         else:
             return None
     return names
