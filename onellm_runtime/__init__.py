@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from .invoking.invoker import ToolInvoker
     from .invoking.jobs import Job, JobRegistry, job_tools
     from .results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult
+    from .toolset import ToolSet
 
 __version__ = "0.1.0"
 
@@ -82,6 +83,7 @@ __all__ = [
     "ToolDefinitionError",
     "ToolInvoker",
     "ToolResult",
+    "ToolSet",
     "UInt8",
     "UInt16",
     "UInt32",
@@ -126,6 +128,7 @@ _LAZY = {
     "Part": "results",
     "TextPart": "results",
     "ToolResult": "results",
+    "ToolSet": "toolset",
     "ArgumentError": "binding",
     "ToolInvoker": "invoking.invoker",
     "Job": "invoking.jobs",

@@ -16,7 +16,7 @@ CODES: dict[str, str] = {
     "OLT004": "The function is generic",
     "OLT005": "A class used as a record is not a dataclass, NamedTuple, TypedDict or pydantic BaseModel",
     "OLT006": "A type refers to itself",
-    "OLT007": "Two tools in one class have the same name",
+    "OLT007": "Two tools in one class, one module, or one tool set have the same name",
     "OLT008": "The tool name is not 1-64 letters, digits, '_' or '-'",
     "OLT009": "More than one ToolContext or CancellationToken parameter",
     "OLT010": "The containing class is generic",
