@@ -139,7 +139,7 @@ def _valid_cases() -> list[Any]:
 
 
 def test_the_ported_corpus_has_forty_accepted_tools_in_five_peers_habits() -> None:
-    assert len(VALID) == 5 and len(INVALID) == 5
+    assert len([m for m in VALID if not m.stem.startswith("valid_docstrings")]) == 5 and len(INVALID) == 5
     assert sum(len(_golden(m)) for m in VALID) >= 40
 
 
