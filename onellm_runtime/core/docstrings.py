@@ -35,6 +35,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from .caches import BoundedCache
+
 __all__ = ["ParsedDocstring", "Piece", "field_description", "flatten", "parse_docstring"]
 
 
@@ -235,13 +237,19 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
+#: ``_section_kind`` by a heading as written: the same few headings recur in every docstring.
+_KINDS_SEEN: BoundedCache[str, str | None] = BoundedCache(512)
+
+
 def _section_kind(stripped: str) -> str | None:
     """The kind of a heading's words (``"Args:"``, ``"Parameters"``), or None."""
-    return _SECTION_KINDS.get(" ".join(stripped.removesuffix(":").split()).lower())
-
-
-def _underlined(lines: list[str], i: int) -> bool:
-    return i + 1 < len(lines) and _UNDERLINE.fullmatch(lines[i + 1].strip()) is not None
+    try:
+        return _KINDS_SEEN[stripped]
+    except KeyError:
+        pass
+    kind = _SECTION_KINDS.get(" ".join(stripped.removesuffix(":").split()).lower())
+    _KINDS_SEEN.put(stripped, kind)  # bounded: most lines ending in ':' are prose, not headings
+    return kind
 
 
 def _heading_at(lines: list[str], i: int) -> tuple[str | None, int] | None:
@@ -251,13 +259,15 @@ def _heading_at(lines: list[str], i: int) -> tuple[str | None, int] | None:
     underlined with dashes or equals signs (NumPy, setext), or a markdown ``#`` line.
     """
     stripped = lines[i].strip()
-    if _underlined(lines, i) and _UNDERLINE.fullmatch(stripped) is None:
-        return _section_kind(stripped), 2
-    if stripped.endswith(":"):
+    if i + 1 < len(lines):
+        below = lines[i + 1].strip()
+        if below[:1] in ("-", "=") and _UNDERLINE.fullmatch(below) and _UNDERLINE.fullmatch(stripped) is None:
+            return _section_kind(stripped), 2
+    if stripped[-1:] == ":":
         kind = _section_kind(stripped)
         if kind is not None:
             return kind, 1
-    if stripped.startswith("#") and _ATX.match(stripped):
+    if stripped[:1] == "#" and _ATX.match(stripped):
         return None, 1
     return None
 
@@ -300,9 +310,10 @@ def _continuation(lines: list[str], start: int, indent: int) -> tuple[list[str],
         line = lines[j]
         if not line:
             continue
-        if _indent(line) <= indent:
+        stripped = line.lstrip()
+        if len(line) - len(stripped) <= indent:
             break
-        taken.append(line.strip())
+        taken.append(stripped)
         end = j + 1
     return taken, end
 
@@ -336,10 +347,11 @@ class _Reader:
         """Keep an entry's text under its names (the first text wins); the names a
         parameter entry takes out of the description."""
         target = self.params if kind == _PARAMS else self.attributes
-        clean = tuple(name.lstrip("*") for name in names)
-        for name in clean:
-            if text and name and name not in target:
-                target[name] = text
+        clean = tuple([name.lstrip("*") for name in names]) if len(names) > 1 else (names[0].lstrip("*"),)
+        if text:
+            for name in clean:
+                if name and name not in target:
+                    target[name] = text
         return clean if kind == _PARAMS else ()
 
     def read(self) -> None:
@@ -410,12 +422,12 @@ class _Reader:
                 blank = True
                 j += 1
                 continue
-            indent = _indent(line)
+            stripped = line.lstrip()
+            indent = len(line) - len(stripped)
             if indent != column and (column >= 0 or indent < heading_indent):
                 break
             if _heading_at(lines, j) is not None:
                 break
-            stripped = line.strip()
             bulleted = _is_bulleted(stripped)
             if found and bulleted != form:
                 break  # a list's entries are all bulleted, or none is
@@ -429,11 +441,11 @@ class _Reader:
                 if head is None:
                     break
                 names, text = [head[0]], head[1]
-            if any(_is_section_name(name) for name in names):
+            if not names[0][:1].islower() and any(map(_is_section_name, names)):
                 break
             column, form = indent, bulleted
             more, after = _continuation(lines, j + 1, indent)
-            own = flatten(" ".join([text, *more]))
+            own = flatten(" ".join([text, *more]) if more else text)
             found.append((stripped, more, self.record(kind, names, own), blank))
             blank = False
             j = end = max(after, j + 1)
@@ -445,7 +457,7 @@ class _Reader:
         self.piece(flatten(lines[i].strip()), section=section, heading=kind == _PARAMS)
         for head_line, continued, taken_out, blank_before in found:
             self.blank = blank_before
-            self.piece(flatten(" ".join([head_line, *continued])), taken_out, section)
+            self.piece(flatten(" ".join([head_line, *continued]) if continued else head_line), taken_out, section)
         return end
 
 
