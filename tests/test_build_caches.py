@@ -1,7 +1,7 @@
 """What the schema build's shortcuts and caches must never change.
 
-Each shortcut has a full path beside it (the complete check, ``get_type_hints``, writing a
-record's schema again): these tests pin that the two agree, and that what is cached is never
+Each shortcut has a full path beside it (the docstring reader, the complete check,
+``get_type_hints``, writing a record's schema again): these tests pin that the two agree, and that what is cached is never
 shared where a caller could change it.
 """
 
@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import sys
 import textwrap
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Generic, Optional, TypeVar
 
 import pytest
 
 from onellm_runtime import Tool, ToolDefinitionError
+from onellm_runtime.core.docstrings import ParsedDocstring, _clean_lines, _read_plain, _Reader, parse_docstring
 from onellm_runtime.core.model import (
     ArrayType,
     Default,
@@ -30,6 +33,106 @@ from onellm_runtime.core.model import (
     TypeNode,
 )
 from onellm_runtime.core.options import DEFAULT_OPTIONS
+
+# --- the one-pass reading of the usual tool docstring agrees with the reader ---------------
+
+_SUMMARIES = ["Open a ticket (variant 2).", "Search the help centre.", "Sum\nmore lines", "", "A\n----", "See `x`."]
+_SUMMARIES += ["- a list item", "# a heading", "1. first", "Two  spaces.", "Has a colon: here", "Tab\there"]
+_TEXTS = ["The customer the ticket is for.", "A one-line summary.", "Days until due, or null.", "", " Lead.", "a: b"]
+_TEXTS += ["Spaced  twice.", "Has\u00a0a no-break space.", "With `code`.", "Ends with a colon:", "x\x0cy"]
+_NAMES = [
+    "query",
+    "limit",
+    "due_days",
+    "_private",
+    "query",
+    "*args",
+    "1bad",
+    "na\u00efve",
+    "q (int)",
+    "Returns",
+    "Note",
+]
+
+
+def _plain_docstring(rng: random.Random) -> str:
+    """Docstrings of the usual shape (prose, ``Args:``, ``name: text`` lines), each perhaps
+    broken in one of the ways the one-pass reading must refuse or read exactly."""
+    header = rng.choice(["    ", "    ", "", "  "])
+    entry = header + rng.choice(["    ", "    ", "", "        "])
+    lines = [rng.choice(_SUMMARIES[:3]) if rng.random() < 0.8 else rng.choice(_SUMMARIES)]
+    for _ in range(rng.randint(0, 2)):
+        lines += [rng.choice(["", header, "   "]), header + rng.choice(_SUMMARIES)]
+    lines.append(rng.choice(["", "", header, "   "]))
+    lines.append(
+        header + rng.choice(["Args:", "Parameters:", "Params:", "Arguments:", "Args: x", "Args:  ", "Returns:"])
+    )
+    for _ in range(rng.randint(0, 5)):
+        r = rng.random()
+        indent = entry if r < 0.9 else entry + " " if r < 0.95 else rng.choice([header, "", "\t"])
+        if rng.random() < 0.05:
+            lines.append(rng.choice(["", "  ", entry + "more text", entry + "    continued", entry + "- item: x"]))
+            continue
+        name = rng.choice(_NAMES) if rng.random() < 0.1 else rng.choice(_NAMES[:4])
+        text = rng.choice(_TEXTS) if rng.random() < 0.1 else rng.choice(_TEXTS[:3])
+        lines.append(indent + name + (": " if rng.random() < 0.95 else rng.choice([":", " : ", ":  "])) + text)
+    if rng.random() < 0.1:
+        lines.append(header + rng.choice(["Returns:", "More text", "", "- a list"]))
+    lines.append(rng.choice([header, "", entry, "    \n    "]))
+    return ("\n" if rng.random() < 0.95 else "\r\n").join(lines)
+
+
+def _read_fully(doc: str) -> ParsedDocstring:
+    reader = _Reader(_clean_lines(doc))
+    reader.read()
+    return ParsedDocstring(MappingProxyType(reader.params), MappingProxyType(reader.attributes), tuple(reader.pieces))
+
+
+def test_the_one_pass_reading_agrees_with_the_reader() -> None:
+    rng = random.Random(11)
+    read = 0
+    for _ in range(20000):
+        doc = _plain_docstring(rng)
+        plain = _read_plain(doc)
+        if plain is not None:
+            read += 1
+            full = _read_fully(doc)
+            assert plain.pieces == full.pieces, repr(doc)
+            assert list(plain.params.items()) == list(full.params.items()), repr(doc)  # the same order too
+            assert dict(plain.attributes) == dict(full.attributes) == {}
+            assert parse_docstring(doc) is plain or parse_docstring(doc) == plain
+    assert read > 2000  # the generator reaches the one-pass reading often enough to mean something
+
+
+def test_the_one_pass_reading_takes_the_usual_tool_docstring_only() -> None:
+    doc = """Open a ticket (variant 2).
+
+        Args:
+            title: A one-line summary.
+            due_days: Days until it is due, or null for none.
+            notify: Whether to e-mail.
+        """
+    parsed = _read_plain(doc)
+    assert parsed is not None
+    assert parsed.description(("title", "due_days", "notify")) == "Open a ticket (variant 2)."
+    assert dict(parsed.params) == {
+        "title": "A one-line summary.",
+        "due_days": "Days until it is due, or null for none.",
+        "notify": "Whether to e-mail.",
+    }
+    # a type, markup, a continuation, a blank line, text after the entries, a list in the summary:
+    # the reader's
+    for other in (
+        doc.replace("due_days:", "due_days (int):"),
+        doc.replace("A one-line", "A `one`-line"),
+        doc.replace("or null", "or\n                null"),
+        doc.replace("            notify", "\n            notify"),
+        doc + "Mind the quota.\n",
+        doc.replace("Open", "- Open"),
+    ):
+        assert _read_plain(other) is None
+        assert parse_docstring(other) == _read_fully(other)
+
 
 # --- a record's schema is written once, and every tool gets its own copy ------------------
 

@@ -292,6 +292,20 @@ DESCRIPTION: list[Row] = [
         {"q": "The query."},
     ),
     (
+        "two headings left with no entry, one after the other",
+        "Do it.\n\nArgs:\n    q: The query.\n\nKeyword Args:\n    n: How many.\nAfter.",
+        ("q", "n"),
+        "Do it.\n\nAfter.",
+        {"q": "The query.", "n": "How many."},
+    ),
+    (
+        "of two sections, the one left with an entry keeps its heading",
+        "Do it.\n\nArgs:\n    q: The query.\n\nKeyword Args:\n    zz: Unknown.",
+        ("q",),
+        "Do it.\n\nKeyword Args:\nzz: Unknown.",
+        {"q": "The query.", "zz": "Unknown."},
+    ),
+    (
         "a heading that never had an entry stays",
         "Do it.\n\nArgs:\n    None.",
         (),

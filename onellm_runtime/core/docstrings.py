@@ -32,17 +32,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 from .caches import BoundedCache
 
 __all__ = ["ParsedDocstring", "Piece", "field_description", "flatten", "parse_docstring"]
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """One line of the description as it will be written (paragraph lines already joined)."""
+class Piece(NamedTuple):
+    """One line of the description as it will be written (paragraph lines already joined).
+
+    A named tuple: built several times per docstring, and a frozen dataclass's
+    ``__init__`` costs a call per field.
+    """
 
     text: str
     #: A blank line came before it in the docstring (it is written after ``\\n\\n``, not ``\\n``).
@@ -55,8 +58,7 @@ class Piece:
     heading: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedDocstring:
+class ParsedDocstring(NamedTuple):
     """What a docstring says: entries by name, and the pieces of the description."""
 
     params: Mapping[str, str]
@@ -65,15 +67,32 @@ class ParsedDocstring:
 
     def description(self, names: Collection[str]) -> str:
         """The tool description: every piece but the entries naming one of ``names``, and
-        the parameters headings left with no entry (contract, "Docstrings")."""
-        dropped = [bool(p.names) and any(n in names for n in p.names) for p in self.pieces]
-        filled = {p.section for p, gone in zip(self.pieces, dropped) if not gone and not p.heading and p.section >= 0}
+        the parameters headings left with no entry (contract, "Docstrings").
+
+        A left-out piece passes its blank line on to the next piece written. A heading
+        waits for the first entry of its section that stays.
+        """
         out: list[str] = []
-        blank = False
-        for piece, gone in zip(self.pieces, dropped):
+        blank = False  # a blank line since the last piece written
+        waiting: Piece | None = None  # a parameters heading, written with its first entry that stays
+        waiting_blank = False
+        for piece in self.pieces:
             blank = blank or piece.blank_before
-            if gone or (piece.heading and piece.section not in filled):
+            if piece.heading:
+                if waiting is not None:  # a heading all of whose entries left: its blank line passes on
+                    blank = blank or waiting_blank
+                waiting, waiting_blank, blank = piece, blank, False
                 continue
+            if piece.names and any(n in names for n in piece.names):
+                continue
+            if waiting is not None:
+                if piece.section == waiting.section:
+                    if out:
+                        out.append("\n\n" if waiting_blank else "\n")
+                    out.append(waiting.text)
+                else:
+                    blank = blank or waiting_blank
+                waiting = None
             if out:
                 out.append("\n\n" if blank else "\n")
             out.append(piece.text)
@@ -461,6 +480,82 @@ class _Reader:
         return end
 
 
+# --- the usual tool docstring, read in one pass ---------------------------------
+
+#: The headers ``_read_plain`` takes, as written.
+_PLAIN_HEADERS = frozenset(("Args:", "Arguments:", "Parameters:", "Params:"))
+
+#: White space other than the space and the line break (cleaning would change it).
+_OTHER_SPACE = re.compile(r"[^\S \n]")
+
+#: A summary line that could be something else than paragraph text (a list item, a heading,
+#: an underline): ``_read_plain`` leaves those to the reader.
+_NOT_PROSE = frozenset("-*+#=0123456789")
+
+
+def _read_plain(doc: str) -> ParsedDocstring | None:
+    """What ``_Reader`` reads from the commonest tool docstring, or None for any other.
+
+    The shape: paragraphs of plain prose (no colon, backquote, or line that could be a list
+    item, a heading or an underline), then ``Args:`` (or ``Arguments:``, ``Parameters:``,
+    ``Params:``) on a later line, then one-line ``name: text`` entries lined up at or past
+    the header's column, then nothing but blank lines. Read with string methods only: with
+    no tab, carriage return or other white space, cleaning the docstring changes no line's
+    indentation relative to another's, which is all the reader compares.
+    ``tests/test_build_caches.py`` holds the two readings equal.
+    """
+    colon = doc.find(":")
+    if colon < 0 or "`" in doc or _OTHER_SPACE.search(doc):
+        return None
+    start = doc.rfind("\n", 0, colon) + 1
+    if start == 0:
+        return None  # the header on the first line, whose indentation cleaning drops
+    end = doc.find("\n", colon)
+    if end < 0:
+        return None
+    header = doc[start:end]
+    if header.strip() not in _PLAIN_HEADERS:
+        return None
+    pieces: list[Piece] = []
+    paragraph: list[str] = []
+    blank = False  # a blank line since the last piece
+    for line in doc[: start - 1].split("\n"):
+        text = line.strip()
+        if not text:
+            if paragraph:
+                pieces.append(Piece(" ".join(" ".join(paragraph).split()), blank and bool(pieces)))
+                paragraph = []
+            blank = True
+        elif text[0] in _NOT_PROSE:
+            return None
+        else:
+            paragraph.append(text)
+    if paragraph:
+        pieces.append(Piece(" ".join(" ".join(paragraph).split()), blank and bool(pieces)))
+        blank = False
+    header_indent = len(header) - len(header.lstrip(" "))
+    rest = doc[end + 1 :].rstrip(" \n").split("\n")
+    column = len(rest[0]) - len(rest[0].lstrip(" "))
+    if not rest[0] or column < header_indent:
+        return None
+    section = len(pieces)
+    pieces.append(Piece(header.strip(), blank and bool(pieces), (), section, True))
+    params: dict[str, str] = {}
+    for line in rest:
+        entry = line.lstrip(" ")
+        if len(line) - len(entry) != column:
+            return None  # another column, or a blank line: the reader's
+        name, sep, text = entry.partition(": ")
+        flat = " ".join(text.split())
+        if not (sep and flat and name.isascii() and name.isidentifier()):
+            return None
+        if not name[0].islower() and _is_section_name(name):
+            return None
+        params.setdefault(name, flat)
+        pieces.append(Piece(f"{name}: {flat}", False, (name,), section))  # the line, flattened
+    return ParsedDocstring(MappingProxyType(params), _EMPTY, tuple(pieces))
+
+
 def parse_docstring(doc: str | None) -> ParsedDocstring:
     """Parse a raw or cleaned docstring (Google, NumPy, Sphinx or markdown lists, or a mix).
 
@@ -469,6 +564,9 @@ def parse_docstring(doc: str | None) -> ParsedDocstring:
     if not isinstance(doc, str) or not doc or doc.isspace():
         return _NOTHING
     try:
+        plain = _read_plain(doc)
+        if plain is not None:
+            return plain
         reader = _Reader(_clean_lines(doc))
         reader.read()
         return ParsedDocstring(
