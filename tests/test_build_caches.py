@@ -1,8 +1,8 @@
 """What the schema build's shortcuts and caches must never change.
 
-Each shortcut has a full path beside it (the line-by-line docstring parser, the complete
-check, ``get_type_hints``, writing a record's schema again): these tests pin that the two
-agree, and that what is cached is never shared where a caller could change it.
+Each shortcut has a full path beside it (the docstring reader, the complete check,
+``get_type_hints``, writing a record's schema again): these tests pin that the two agree, and that what is cached is never
+shared where a caller could change it.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ import random
 import sys
 import textwrap
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Generic, Optional, TypeVar
 
 import pytest
 
 from onellm_runtime import Tool, ToolDefinitionError
-from onellm_runtime.core.docstrings import _parse_lines, _parse_plain, _parse_simple, parse_docstring
+from onellm_runtime.core.docstrings import ParsedDocstring, _clean_lines, _read_plain, _Reader, parse_docstring
 from onellm_runtime.core.model import (
     ArrayType,
     Default,
@@ -33,156 +34,77 @@ from onellm_runtime.core.model import (
 )
 from onellm_runtime.core.options import DEFAULT_OPTIONS
 
-# --- the one-match docstring reading agrees with the line-by-line parser ------------------
+# --- the one-pass reading of the usual tool docstring agrees with the reader ---------------
 
-_SUMMARIES = [
-    "Do the thing.",
-    "Do it (variant 3).",
-    "With `tick` and ``lit``.",
-    "Has a colon: here",
-    "",
-    "   ",
-    "Args",
-    "Parameters",
-    "see :class:`~a.B`",
-    "x\u00a0y",
+_SUMMARIES = ["Open a ticket (variant 2).", "Search the help centre.", "Sum\nmore lines", "", "A\n----", "See `x`."]
+_SUMMARIES += ["- a list item", "# a heading", "1. first", "Two  spaces.", "Has a colon: here", "Tab\there"]
+_TEXTS = ["The customer the ticket is for.", "A one-line summary.", "Days until due, or null.", "", " Lead.", "a: b"]
+_TEXTS += ["Spaced  twice.", "Has\u00a0a no-break space.", "With `code`.", "Ends with a colon:", "x\x0cy"]
+_NAMES = [
+    "query",
+    "limit",
+    "due_days",
+    "_private",
+    "query",
+    "*args",
+    "1bad",
+    "na\u00efve",
+    "q (int)",
     "Returns",
-    "----------",
-    "Plain words.",
+    "Note",
 ]
-_HEADERS = [
-    "Args:",
-    "Args:",
-    "Arguments:",
-    "Parameters:",
-    "Params:",
-    "Args: ",
-    "args:",
-    "Keyword Args:",
-    "Returns:",
-    "Args :",
-]
-_ENTRIES = [
-    "a: A thing.",
-    "b (int): B thing.",
-    "x: The x.",
-    "*args: More.",
-    "**kw: Opts.",
-    "z:",
-    "z: ",
-    "w (str):   Spaced   out  ",
-    "x: Dup.",
-    "v: `code` here",
-    "1bad: no",
-    "not an entry",
-    "q(int):tight",
-    "r: a: b",
-    "s (dict[str, int]): Map.",
-    "t:\u00a0nb",
-    "u: trailing   ",
-]
-
-
-def _docstring(rng: random.Random) -> str:
-    base = rng.choice(["", "    ", "  ", "        "])
-    lines = [rng.choice(["", "Summary.", " Summary", "Args:", "Do: it"])]
-    lines += [base + rng.choice(_SUMMARIES) for _ in range(rng.randint(0, 3))]
-    if rng.random() < 0.7:
-        lines.append(rng.choice(["", "   ", base]))
-    header = base if rng.random() < 0.9 else rng.choice(["", "  ", "      "])
-    lines.append(header + rng.choice(_HEADERS) + rng.choice(["", "", " "]))
-    entry = header + rng.choice(["    ", "    ", "  ", "        "])
-    for _ in range(rng.randint(0, 5)):
-        r = rng.random()
-        indent = entry if r < 0.9 else entry + "  " if r < 0.95 else rng.choice([header, "", " ", "\t"])
-        if rng.random() < 0.1:
-            lines.append(rng.choice(["", "   ", "        "]))
-        else:
-            lines.append(indent + rng.choice(_ENTRIES) + rng.choice(["", "", " ", "  "]))
-    if rng.random() < 0.05:
-        lines.append(header + rng.choice(["Returns:", "Raises:", "More text"]))
-    lines.append(rng.choice(["", base, "    "]))
-    return rng.choice(["\n", "\n", "\n", "\r\n"]).join(lines)
-
-
-def test_the_one_match_reading_agrees_with_the_line_parser() -> None:
-    rng = random.Random(7)
-    read_at_once = 0
-    for _ in range(20000):
-        doc = _docstring(rng)
-        simple = _parse_simple(doc)
-        if simple is not None:
-            read_at_once += 1
-            assert simple == _parse_lines(doc), repr(doc)
-    assert read_at_once > 1000  # the generator reaches the shortcut often enough to mean something
-
-
-_PLAIN_TEXTS = [
-    "The customer the ticket is for.",
-    "A one-line summary.",
-    "Days until it is due, or null for none.",
-    "Spaced  twice.",
-    " Leading space.",
-    "Trailing space. ",
-    "Has\u00a0a no-break space.",
-    "Has\u2003an em space.",
-    "With `code`.",
-    "a: b",
-    "a | b",
-    "",
-    "Tab\there.",
-    "---",
-    "x\x0cy",
-]
-_PLAIN_NAMES = ["query", "limit", "due_days", "_private", "x1", "query", "*args", "1bad", "na\u00efve", "q (int)", "r "]
 
 
 def _plain_docstring(rng: random.Random) -> str:
-    """Docstrings of the plain shape (``name: text`` lines under ``Args:``), each perhaps
-    broken in one of the ways that shape's reading must refuse or read exactly."""
+    """Docstrings of the usual shape (prose, ``Args:``, ``name: text`` lines), each perhaps
+    broken in one of the ways the one-pass reading must refuse or read exactly."""
     header = rng.choice(["    ", "    ", "", "  "])
-    entry = header + rng.choice(["    ", "    ", "  ", "        "])
-    summary = rng.choice(["Do it (variant 3).", "Search the help centre.", "Sum\nmore lines", "See `x`."])
-    if rng.random() < 0.1:
-        summary = rng.choice(["", "A\n----", "Tab\there", "A\n===="])
-    lines = [summary, rng.choice(["", "", header, "   "])]
-    lines.append(header + rng.choice(["Args:", "Args:", "Parameters:", "Params:", "Arguments:", "Args: x", "Args:  "]))
-    for _ in range(rng.randint(0, 6)):
+    entry = header + rng.choice(["    ", "    ", "", "        "])
+    lines = [rng.choice(_SUMMARIES[:3]) if rng.random() < 0.8 else rng.choice(_SUMMARIES)]
+    for _ in range(rng.randint(0, 2)):
+        lines += [rng.choice(["", header, "   "]), header + rng.choice(_SUMMARIES)]
+    lines.append(rng.choice(["", "", header, "   "]))
+    lines.append(
+        header + rng.choice(["Args:", "Parameters:", "Params:", "Arguments:", "Args: x", "Args:  ", "Returns:"])
+    )
+    for _ in range(rng.randint(0, 5)):
         r = rng.random()
-        indent = entry if r < 0.96 else entry + " " if r < 0.98 else rng.choice([header, "", "\t"])
-        if rng.random() < 0.02:
-            lines.append(rng.choice(["", "  ", entry + "more text", entry + "    continued"]))
+        indent = entry if r < 0.9 else entry + " " if r < 0.95 else rng.choice([header, "", "\t"])
+        if rng.random() < 0.05:
+            lines.append(rng.choice(["", "  ", entry + "more text", entry + "    continued", entry + "- item: x"]))
             continue
-        name = rng.choice(_PLAIN_NAMES) if rng.random() < 0.1 else rng.choice(_PLAIN_NAMES[:4])
-        text = rng.choice(_PLAIN_TEXTS) if rng.random() < 0.1 else rng.choice(_PLAIN_TEXTS[:3])
+        name = rng.choice(_NAMES) if rng.random() < 0.1 else rng.choice(_NAMES[:4])
+        text = rng.choice(_TEXTS) if rng.random() < 0.1 else rng.choice(_TEXTS[:3])
         lines.append(indent + name + (": " if rng.random() < 0.95 else rng.choice([":", " : ", ":  "])) + text)
     if rng.random() < 0.1:
-        lines.append(header + rng.choice(["Returns:", "Raises:", "More text"]))
+        lines.append(header + rng.choice(["Returns:", "More text", "", "- a list"]))
     lines.append(rng.choice([header, "", entry, "    \n    "]))
     return ("\n" if rng.random() < 0.95 else "\r\n").join(lines)
 
 
-def test_the_plain_reading_agrees_with_the_line_parser() -> None:
+def _read_fully(doc: str) -> ParsedDocstring:
+    reader = _Reader(_clean_lines(doc))
+    reader.read()
+    return ParsedDocstring(MappingProxyType(reader.params), MappingProxyType(reader.attributes), tuple(reader.pieces))
+
+
+def test_the_one_pass_reading_agrees_with_the_reader() -> None:
     rng = random.Random(11)
     read = 0
     for _ in range(20000):
-        doc = _plain_docstring(rng) if rng.random() < 0.8 else _docstring(rng)
-        plain = _parse_plain(doc)
+        doc = _plain_docstring(rng)
+        plain = _read_plain(doc)
         if plain is not None:
             read += 1
-            full = _parse_lines(doc)
-            assert plain == full, repr(doc)
+            full = _read_fully(doc)
+            assert plain.pieces == full.pieces, repr(doc)
             assert list(plain.params.items()) == list(full.params.items()), repr(doc)  # the same order too
-    assert read > 2000  # the generator reaches the plain reading often enough to mean something
+            assert dict(plain.attributes) == dict(full.attributes) == {}
+            assert parse_docstring(doc) is plain or parse_docstring(doc) == plain
+    assert read > 2000  # the generator reaches the one-pass reading often enough to mean something
 
 
-def test_the_plain_reading_relies_on_whitespace_being_unprintable() -> None:
-    # _parse_plain tells a flat text by isprintable(): no whitespace but the space may print.
-    printable = [hex(c) for c in range(sys.maxunicode + 1) if chr(c).isspace() and chr(c).isprintable()]
-    assert printable == ["0x20"]
-
-
-def test_the_plain_reading_takes_the_usual_tool_docstring_only() -> None:
+def test_the_one_pass_reading_takes_the_usual_tool_docstring_only() -> None:
     doc = """Open a ticket (variant 2).
 
         Args:
@@ -190,50 +112,26 @@ def test_the_plain_reading_takes_the_usual_tool_docstring_only() -> None:
             due_days: Days until it is due, or null for none.
             notify: Whether to e-mail.
         """
-    parsed = _parse_plain(doc)
+    parsed = _read_plain(doc)
     assert parsed is not None
-    assert parsed == _parse_lines(doc) == parse_docstring(doc)
+    assert parsed.description(("title", "due_days", "notify")) == "Open a ticket (variant 2)."
     assert dict(parsed.params) == {
         "title": "A one-line summary.",
         "due_days": "Days until it is due, or null for none.",
         "notify": "Whether to e-mail.",
     }
-    # a type, a run of spaces, markup, a continuation, a blank line, a name twice: read by the other readers
+    # a type, markup, a continuation, a blank line, text after the entries, a list in the summary:
+    # the reader's
     for other in (
         doc.replace("due_days:", "due_days (int):"),
-        doc.replace("A one-line", "A  one-line"),
         doc.replace("A one-line", "A `one`-line"),
         doc.replace("or null", "or\n                null"),
         doc.replace("            notify", "\n            notify"),
-        doc.replace("notify:", "title:"),
+        doc + "Mind the quota.\n",
+        doc.replace("Open", "- Open"),
     ):
-        assert _parse_plain(other) is None
-        assert parse_docstring(other) == _parse_lines(other)
-
-
-def test_the_one_match_reading_takes_the_usual_tool_docstring() -> None:
-    doc = """Open a ticket (variant 2).
-
-        Args:
-            title: A one-line summary.
-            due (int): Days until it is due,
-            notify: Whether to e-mail.
-        """
-    parsed = _parse_simple(doc)
-    assert parsed is not None
-    assert parsed == _parse_lines(doc) == parse_docstring(doc)
-    assert dict(parsed.params) == {
-        "title": "A one-line summary.",
-        "due": "Days until it is due,",
-        "notify": "Whether to e-mail.",
-    }
-    # a continuation line, a colon in the summary, a second section: the line parser reads them
-    for other in (
-        doc.replace("due (int): Days", "due (int): Days\n                more"),
-        doc.replace("(variant 2)", "(variant: 2)"),
-        doc + "    Returns:\n            The id.\n",
-    ):
-        assert _parse_simple(other) is None
+        assert _read_plain(other) is None
+        assert parse_docstring(other) == _read_fully(other)
 
 
 # --- a record's schema is written once, and every tool gets its own copy ------------------

@@ -8,10 +8,12 @@ from __future__ import annotations
 import inspect
 import textwrap
 import time
+from typing import Annotated
 
 import pytest
 
-from onellm_runtime.core.docstrings import ParsedDocstring, field_description, flatten, parse_docstring
+from onellm_runtime import Description, tool
+from onellm_runtime.core.docstrings import field_description, flatten, parse_docstring
 
 # --- flatten ----------------------------------------------------------------
 
@@ -44,510 +46,330 @@ def test_flatten(text: str, expected: str) -> None:
     assert flatten(text) == expected
 
 
-# --- parse_docstring: one table, each row a docstring as written in source ----
+# --- parse_docstring: one row per rule of the contract's "Docstrings" section -------
+#
+# Each row: a docstring as written in source, the tool's parameter names, the tool
+# description the contract gives, and the parameter descriptions (in documentation order).
 
-GOOGLE = """Fetch a docket.
+Row = tuple[str, str, tuple[str, ...], str, dict[str, str]]
 
-    Looks it up by number and
-    returns the :class:`~courts.Docket`.
-
-    Args:
-        number (str): The docket number,
-            e.g. ``"1:23-cv-4"``.
-        court: The court id.
-        *args: Extra positionals.
-        **kwargs (Any): Extra options.
-
-    Keyword Args:
-        timeout (float, optional): Seconds to wait.
-
-    Returns:
-        Docket: The docket found.
-
-    Raises:
-        KeyError: When missing.
-    """
-
-NUMPY = """Compute the mean.
-
-    Longer description.
-
-    Parameters
-    ----------
-    values : list of float
-        The values to average.
-        Must not be empty.
-    weights : list of float, optional
-        Per-value weights.
-    x, y : int
-        Two coordinates.
-    *args
-        Extra values.
-    flag
-
-    Returns
-    -------
-    float
-        The mean.
-
-    See Also
-    --------
-    median : The middle value.
-    """
-
-SPHINX = """Send a message.
-
-    :param to: Who receives it.
-    :param str body: The text,
-        possibly long.
-    :type body: str
-    :param Dict[str, int] headers: Extra headers.
-    :param *attachments: Files to attach.
-    :returns: The message id.
-    :rtype: str
-    :raises ValueError: If ``to`` is empty.
-    """
-
-PARSE_CASES: list[tuple[str, str | None, ParsedDocstring]] = [
-    ("none", None, ParsedDocstring("", {}, {}, None)),
-    ("empty", "", ParsedDocstring("", {}, {}, None)),
-    ("blank", "  \n   \n ", ParsedDocstring("", {}, {}, None)),
-    ("summary only", "Just a summary.", ParsedDocstring("Just a summary.", {}, {}, None)),
+ENTRY_FORMS: list[Row] = [
+    ("google name: text", "Do it.\n\nArgs:\n    q: The query.", ("q",), "Do it.", {"q": "The query."}),
+    ("google name (type): text", "Do it.\n\nArgs:\n    q (str): The query.", ("q",), "Do it.", {"q": "The query."}),
+    ("dash list", "Do it.\n\nParameters:\n- q: The query.", ("q",), "Do it.", {"q": "The query."}),
+    ("star list", "Do it.\n\nParameters:\n* q: The query.", ("q",), "Do it.", {"q": "The query."}),
+    ("backticked name", "Do it.\n\nParameters:\n- `q`: The query.", ("q",), "Do it.", {"q": "The query."}),
+    ("double-backticked name", "Do it.\n\nArgs:\n- ``q``: The query.", ("q",), "Do it.", {"q": "The query."}),
+    ("bold name", "Do it.\n\nParameters:\n- **q**: The query.", ("q",), "Do it.", {"q": "The query."}),
+    ("bold name, colon inside", "Do it.\n\nArgs:\n- **q:** The query.", ("q",), "Do it.", {"q": "The query."}),
+    ("bulleted and typed", "Do it.\n\nArgs:\n- q (str): The query.", ("q",), "Do it.", {"q": "The query."}),
     (
-        "multi paragraph summary",
-        """First line.
-
-        Second paragraph
-        wraps here.
-        """,
-        ParsedDocstring("First line. Second paragraph wraps here.", {}, {}, None),
+        "numpy name : type, text below",
+        "Do it.\n\nParameters\n----------\nq : str\n    The query.\nn\n    How many.",
+        ("q", "n"),
+        "Do it.",
+        {"q": "The query.", "n": "How many."},
     ),
     (
-        "google",
-        GOOGLE,
-        ParsedDocstring(
-            "Fetch a docket. Looks it up by number and returns the Docket.",
-            {
-                "number": 'The docket number, e.g. "1:23-cv-4".',
-                "court": "The court id.",
-                "args": "Extra positionals.",
-                "kwargs": "Extra options.",
-                "timeout": "Seconds to wait.",
-            },
-            {},
-            "The docket found.",
-        ),
+        "numpy two names",
+        "Do it.\n\nParameters\n----------\nx, y : int\n    A point.",
+        ("x", "y"),
+        "Do it.",
+        {"x": "A point.", "y": "A point."},
+    ),
+    ("sphinx :param name:", "Do it.\n\n:param q: The query.", ("q",), "Do it.", {"q": "The query."}),
+    ("sphinx :param type name:", "Do it.\n\n:param str q: The query.", ("q",), "Do it.", {"q": "The query."}),
+    (
+        "sphinx :arg: and :keyword:",
+        "Do it.\n\n:arg q: The query.\n:keyword n: How many.",
+        ("q", "n"),
+        "Do it.",
+        {"q": "The query.", "n": "How many."},
     ),
     (
-        "numpy",
-        NUMPY,
-        ParsedDocstring(
-            "Compute the mean. Longer description.",
-            {
-                "values": "The values to average. Must not be empty.",
-                "weights": "Per-value weights.",
-                "x": "Two coordinates.",
-                "y": "Two coordinates.",
-                "args": "Extra values.",
-            },
-            {},
-            "The mean.",
-        ),
-    ),
-    (
-        "sphinx",
-        SPHINX,
-        ParsedDocstring(
-            "Send a message.",
-            {
-                "to": "Who receives it.",
-                "body": "The text, possibly long.",
-                "headers": "Extra headers.",
-                "attachments": "Files to attach.",
-            },
-            {},
-            "The message id.",
-        ),
-    ),
-    (
-        "google attributes and args (class docstring)",
-        """A range of lines.
-
-        Attributes:
-            start (int): First line, 1-based.
-            end: Last line,
-                inclusive.
-
-        Args:
-            start: Constructor start.
-            extra: Only in args.
-        """,
-        ParsedDocstring(
-            "A range of lines.",
-            {"start": "Constructor start.", "extra": "Only in args."},
-            {"start": "First line, 1-based.", "end": "Last line, inclusive."},
-            None,
-        ),
-    ),
-    (
-        "numpy attributes",
-        """Point.
-
-        Attributes
-        ----------
-        x : float
-            Abscissa.
-        y : float
-            Ordinate.
-        """,
-        ParsedDocstring("Point.", {}, {"x": "Abscissa.", "y": "Ordinate."}, None),
-    ),
-    (
-        "sphinx ivar var cvar",
-        """Config.
-
-        :ivar name: The name.
-        :var int size: The size.
-        :cvar registry: Shared registry.
-        :vartype size: int
-        """,
-        ParsedDocstring(
-            "Config.",
-            {},
-            {"name": "The name.", "size": "The size.", "registry": "Shared registry."},
-            None,
-        ),
-    ),
-    (
-        "headers are case insensitive, Arguments and Return",
-        """Do it.
-
-        ARGUMENTS:
-            a: Alpha.
-        return:
-            Just text without a type.
-        """,
-        ParsedDocstring("Do it.", {"a": "Alpha."}, {}, "Just text without a type."),
-    ),
-    (
-        "Params and Parameters with Google colon",
-        """Do it.
-
-        Params:
-            a: Alpha.
-        Parameters:
-            b: Beta.
-        Other Parameters:
-            c: Gamma.
-        Keyword Arguments:
-            d: Delta.
-        """,
-        ParsedDocstring("Do it.", {"a": "Alpha.", "b": "Beta.", "c": "Gamma.", "d": "Delta."}, {}, None),
-    ),
-    (
-        "summary ends at any recognised section, even an unread one",
-        """Summary text.
-
-        Example:
-            >>> f()
-
-        Args:
-            a: Alpha.
-        """,
-        ParsedDocstring("Summary text.", {"a": "Alpha."}, {}, None),
-    ),
-    (
-        "summary ends at Note",
-        """Summary.
-
-        Note:
-            Not summary.
-        """,
-        ParsedDocstring("Summary.", {}, {}, None),
-    ),
-    (
-        "summary ends at the first sphinx field even :raises:",
-        """Summary.
-        More summary.
-        :raises ValueError: bad.
-        :param a: Alpha.
-        """,
-        ParsedDocstring("Summary. More summary.", {"a": "Alpha."}, {}, None),
-    ),
-    (
-        "reST literal block marker is not a header",
-        """Summary.
-
-        Example::
-
-            f()
-        """,
-        ParsedDocstring("Summary. Example:: f()", {}, {}, None),
-    ),
-    (
-        "a role at a line start is not a sphinx field",
-        """Returns a
-        :class:`~x.Y` instance.
-        """,
-        ParsedDocstring("Returns a Y instance.", {}, {}, None),
-    ),
-    (
-        "no summary",
-        """
-        Args:
-            a: Alpha.
-        """,
-        ParsedDocstring("", {"a": "Alpha."}, {}, None),
-    ),
-    (
-        "header on the first line: cleandoc leaves its body unindented",
-        """Args:
-            a: Alpha.
-            b: Beta.
-        Returns:
-            The sum.
-        """,
-        ParsedDocstring("", {"a": "Alpha.", "b": "Beta."}, {}, "The sum."),
-    ),
-    (
-        "unindented google body runs to the next section",
-        """Do.
-
-        Args:
-        a: Alpha.
-        b: Beta.
-
-        Returns:
-        The value.
-        """,
-        ParsedDocstring("Do.", {"a": "Alpha.", "b": "Beta."}, {}, "The value."),
-    ),
-    (
-        "entry description starting on the next line, and multi paragraph",
-        """Do.
-
-        Args:
-            a:
-                Alpha on its own line.
-
-                Second paragraph.
-            b (list[int]): Beta.
-        """,
-        ParsedDocstring("Do.", {"a": "Alpha on its own line. Second paragraph.", "b": "Beta."}, {}, None),
-    ),
-    (
-        "google type with parentheses and a colon in the description",
-        """Do.
-
-        Args:
-            pair (tuple(int, int)): A pair: first, second.
-            f (Callable): Uses g(x): see docs.
-        """,
-        ParsedDocstring(
-            "Do.",
-            {"pair": "A pair: first, second.", "f": "Uses g(x): see docs."},
-            {},
-            None,
-        ),
-    ),
-    (
-        "google section ends at dedent; stray text after it is not summary",
-        """Do.
-
-        Args:
-            a: Alpha.
-
-        Trailing prose.
-        """,
-        ParsedDocstring("Do.", {"a": "Alpha."}, {}, None),
-    ),
-    (
-        "empty descriptions are left out, returns None",
-        """Do.
-
-        Args:
-            a (int):
-            b: Beta.
-
-        Returns:
-        """,
-        ParsedDocstring("Do.", {"b": "Beta."}, {}, None),
-    ),
-    (
-        "first entry for a name wins",
-        """Do.
-
-        Args:
-            a: From args.
-
-        :param a: From sphinx.
-        """,
-        ParsedDocstring("Do.", {"a": "From args."}, {}, None),
-    ),
-    (
-        "unindented continuation in a google section continues the entry",
-        """Do.
-
-        Args:
-            a: Alpha
-            continues here.
-            b: Beta.
-        """,
-        ParsedDocstring("Do.", {"a": "Alpha continues here.", "b": "Beta."}, {}, None),
-    ),
-    (
-        "google returns: type dropped only when it is one word",
-        """Do.
-
-        Returns:
-            dict[str, int]: Counts
-                by key.
-        """,
-        ParsedDocstring("Do.", {}, {}, "Counts by key."),
-    ),
-    (
-        "google returns: prose with a colon keeps its text",
-        """Do.
-
-        Returns:
-            A mapping of names: values.
-        """,
-        ParsedDocstring("Do.", {}, {}, "A mapping of names: values."),
-    ),
-    (
-        "google returns: union type dropped",
-        """Do.
-
-        Returns:
-            int | None: The count, if any.
-        """,
-        ParsedDocstring("Do.", {}, {}, "The count, if any."),
-    ),
-    (
-        "numpy returns with names and several entries",
-        """Do.
-
-        Returns
-        -------
-        lo : int
-            Lower bound.
-        hi : int
-            Upper bound.
-        """,
-        ParsedDocstring("Do.", {}, {}, "Lower bound. Upper bound."),
-    ),
-    (
-        "numpy returns without descriptions keeps the head text",
-        """Do.
-
-        Returns
-        -------
-        int
-        """,
-        ParsedDocstring("Do.", {}, {}, "int"),
-    ),
-    (
-        "numpy unindented description continues the entry",
-        """Do.
-
-        Parameters
-        ----------
-        a : int
-        The alpha.
-        """,
-        ParsedDocstring("Do.", {"a": "The alpha."}, {}, None),
-    ),
-    (
-        "numpy unknown header underline is not a section",
-        """Title
-        -----
-
-        Body text.
-        """,
-        ParsedDocstring("Title ----- Body text.", {}, {}, None),
-    ),
-    (
-        "numpy header with = underline and colon",
-        """Do.
-
-        Parameters:
-        ===========
-        a : int
-            Alpha.
-        """,
-        ParsedDocstring("Do.", {"a": "Alpha."}, {}, None),
-    ),
-    (
-        "sphinx keyword fields, param without name ignored",
-        """Do.
-
-        :keyword timeout: Seconds.
-        :key retries: Count.
-        :arg a: Alpha.
-        :argument b: Beta.
-        :parameter c: Gamma.
-        :param: No name.
-        :return: Result.
-        """,
-        ParsedDocstring(
-            "Do.",
-            {"timeout": "Seconds.", "retries": "Count.", "a": "Alpha.", "b": "Beta.", "c": "Gamma."},
-            {},
-            "Result.",
-        ),
-    ),
-    (
-        "sphinx continuation and text on the next line",
-        """Do.
-
-        :param a:
-            Alpha on the
-            next lines.
-        :returns:
-            Many
-            lines.
-        """,
-        ParsedDocstring("Do.", {"a": "Alpha on the next lines."}, {}, "Many lines."),
-    ),
-    (
-        "roles and literals inside entries",
-        """Do.
-
-        Args:
-            node (:class:`ast.AST`): A :class:`~ast.FunctionDef` or ``None``.
-        """,
-        ParsedDocstring("Do.", {"node": "A FunctionDef or None."}, {}, None),
-    ),
-    (
-        "windows line endings and tabs",
-        "Do\r\n\tthis.\r\n\r\n\tArgs:\r\n\t\ta: Alpha.\r\n",
-        ParsedDocstring("Do this.", {"a": "Alpha."}, {}, None),
-    ),
-    (
-        "first line indented too",
-        "   Summary here.\n   Args:\n       a: Alpha.\n",
-        ParsedDocstring("Summary here.", {"a": "Alpha."}, {}, None),
+        "starred names",
+        "Do it.\n\nArgs:\n    *args: More.\n    **kwargs: Options.",
+        ("args", "kwargs"),
+        "Do it.",
+        {"args": "More.", "kwargs": "Options."},
     ),
 ]
 
+HEADINGS: list[Row] = [
+    (f"heading {h!r}", f"Do it.\n\n{h}\n    q: The query.", ("q",), "Do it.", {"q": "The query."})
+    for h in (
+        "Args:",
+        "Arguments:",
+        "Parameters:",
+        "Params:",
+        "Keyword Args:",
+        "args:",
+        "PARAMETERS:",
+        "Keyword  args:",
+    )
+] + [
+    (
+        "heading indented under text",
+        "Do it.\n\nMore.\n    Args:\n    - q: The query.",
+        ("q",),
+        "Do it.\n\nMore.",
+        {"q": "The query."},
+    ),
+    ("heading on the first line", "Args:\n    q: The query.", ("q",), "", {"q": "The query."}),
+    (
+        "numpy heading with a colon",
+        "Do it.\n\nParameters:\n-----------\nq : str\n    The query.",
+        ("q",),
+        "Do it.",
+        {"q": "The query."},
+    ),
+    (
+        "not a parameters heading",
+        "Do it.\n\nOptions:\n- q: The query.",
+        ("q",),
+        "Do it.\n\nOptions:\n- q: The query.",
+        {},
+    ),
+]
 
-@pytest.mark.parametrize(("doc", "expected"), [c[1:] for c in PARSE_CASES], ids=[c[0] for c in PARSE_CASES])
-def test_parse_docstring(doc: str | None, expected: ParsedDocstring) -> None:
+CONTINUATION_AND_END: list[Row] = [
+    (
+        "continuation lines, deeper, joined with spaces",
+        "Do it.\n\nArgs:\n    q: The query,\n        in words.\n    n: How\n       many.",
+        ("q", "n"),
+        "Do it.",
+        {"q": "The query, in words.", "n": "How many."},
+    ),
+    (
+        "a bullet's continuation",
+        "Do it.\n\nParameters:\n- q: The query,\n  in words.\n- n: How many.",
+        ("q", "n"),
+        "Do it.",
+        {"q": "The query, in words.", "n": "How many."},
+    ),
+    (
+        "text on the line below the name",
+        "Do it.\n\nArgs:\n    q:\n        The query.",
+        ("q",),
+        "Do it.",
+        {"q": "The query."},
+    ),
+    (
+        "a blank line between entries keeps the section",
+        "Do it.\n\nArgs:\n    q: The query.\n\n    n: How many.",
+        ("q", "n"),
+        "Do it.",
+        {"q": "The query.", "n": "How many."},
+    ),
+    (
+        "a blank line inside an entry",
+        "Do it.\n\nArgs:\n    q: The query.\n\n        Words only.",
+        ("q",),
+        "Do it.",
+        {"q": "The query. Words only."},
+    ),
+    (
+        "ends at a line that is no entry, no blank line before it",
+        "Do it.\n\nParameters:\n- q: The query.\nFor the hosted mode:\n- poll the job",
+        ("q",),
+        "Do it.\n\nFor the hosted mode:\n- poll the job",
+        {"q": "The query."},
+    ),
+    (
+        "ends at a line that is no entry, after a blank line",
+        "Do it.\n\nArgs:\n    q: The query.\n\nMind the quota.",
+        ("q",),
+        "Do it.\n\nMind the quota.",
+        {"q": "The query."},
+    ),
+    (
+        "ends at a line at another column",
+        "Do it.\n\nArgs:\n    q: The query.\nnote: not an entry here.",
+        ("q", "note"),
+        "Do it.\n\nnote: not an entry here.",
+        {"q": "The query."},
+    ),
+    (
+        "ends at a line in the other form (a bulleted list, then no bullet)",
+        "Do it.\n\nParameters:\n- q: The query.\n\nUsage: twice a day.",
+        ("q",),
+        "Do it.\n\nUsage: twice a day.",
+        {"q": "The query."},
+    ),
+    (
+        "ends at a capitalised section name",
+        "Do it.\n\nArgs:\n    q: The query.\n    Returns: the rows.",
+        ("q",),
+        "Do it.\n\nReturns: the rows.",
+        {"q": "The query."},
+    ),
+    (
+        "a parameter may be called note",
+        "Do it.\n\nArgs:\n    note: Why.",
+        ("note",),
+        "Do it.",
+        {"note": "Why."},
+    ),
+    (
+        "an entry with no text names its parameter and says nothing",
+        "Do it.\n\nArgs:\n    q: The query.\n    flag:",
+        ("q", "flag"),
+        "Do it.",
+        {"q": "The query."},
+    ),
+    (
+        "ends at the next heading",
+        "Do it.\n\nArgs:\n    q: The query.\nReturns:\n    Rows.",
+        ("q",),
+        "Do it.\n\nReturns:\nRows.",
+        {"q": "The query."},
+    ),
+    (
+        "numpy section ends at the next underlined heading",
+        "Do it.\n\nParameters\n----------\nq : str\n    The query.\nReturns\n-------\nint\n    Rows.",
+        ("q",),
+        "Do it.\n\nReturns\nint Rows.",
+        {"q": "The query."},
+    ),
+    (
+        "sphinx field continues on deeper lines",
+        "Do it.\n\n:param q: The query,\n    in words.\n:returns: Rows.",
+        ("q",),
+        "Do it.\n\n:returns: Rows.",
+        {"q": "The query, in words."},
+    ),
+]
+
+DESCRIPTION: list[Row] = [
+    (
+        "everything else, in order",
+        "Do it.\n\nArgs:\n    q: The query.\n\nBetween.\n\nKeyword Args:\n    n: How many.\n\nAfter.",
+        ("q", "n"),
+        "Do it.\n\nBetween.\n\nAfter.",
+        {"q": "The query.", "n": "How many."},
+    ),
+    (
+        "an entry naming nothing the tool has stays, under its heading",
+        "Do it.\n\nArgs:\n    q: The query.\n    recursive: Not supported.",
+        ("q",),
+        "Do it.\n\nArgs:\nrecursive: Not supported.",
+        {"q": "The query.", "recursive": "Not supported."},
+    ),
+    (
+        "an entry for a parameter the runtime fills in is taken out",
+        "Do it.\n\nArgs:\n    q: The query.\n    ctx: The context.",
+        ("q", "ctx"),
+        "Do it.",
+        {"q": "The query.", "ctx": "The context."},
+    ),
+    (
+        "other sections keep their headings as written",
+        "Do it.\n\nArgs:\n    q: The query.\n\nReturns:\n    int: Rows.\n\nRaises:\n    KeyError: When missing.\n\n"
+        "Yields:\n    A row.\n\nExamples:\n    do_it(1)\n\nNotes:\n    Slow.",
+        ("q",),
+        "Do it.\n\nReturns:\nint: Rows.\n\nRaises:\nKeyError: When missing.\n\nYields:\nA row.\n\nExamples:\ndo_it(1)\n\nNotes:\nSlow.",
+        {"q": "The query."},
+    ),
+    (
+        "sphinx fields that are not parameters stay, each on its line",
+        "Do it.\n\n:param q: The query.\n:type q: str\n:returns: Rows.\n:rtype: int\n:raises KeyError: When missing.",
+        ("q",),
+        "Do it.\n\n:type q: str\n:returns: Rows.\n:rtype: int\n:raises KeyError: When missing.",
+        {"q": "The query."},
+    ),
+    (
+        "a numpy heading keeps its words, not its underline",
+        "Do it.\n\nNotes\n-----\nSlow.",
+        (),
+        "Do it.\n\nNotes\nSlow.",
+        {},
+    ),
+    (
+        "a heading left with no entry disappears, its blank line passed on",
+        "Do it.\n\nArgs:\n    q: The query.\nAfter.",
+        ("q",),
+        "Do it.\n\nAfter.",
+        {"q": "The query."},
+    ),
+    (
+        "two headings left with no entry, one after the other",
+        "Do it.\n\nArgs:\n    q: The query.\n\nKeyword Args:\n    n: How many.\nAfter.",
+        ("q", "n"),
+        "Do it.\n\nAfter.",
+        {"q": "The query.", "n": "How many."},
+    ),
+    (
+        "of two sections, the one left with an entry keeps its heading",
+        "Do it.\n\nArgs:\n    q: The query.\n\nKeyword Args:\n    zz: Unknown.",
+        ("q",),
+        "Do it.\n\nKeyword Args:\nzz: Unknown.",
+        {"q": "The query.", "zz": "Unknown."},
+    ),
+    (
+        "a heading that never had an entry stays",
+        "Do it.\n\nArgs:\n    None.",
+        (),
+        "Do it.\n\nArgs:\nNone.",
+        {},
+    ),
+    (
+        "the first entry with text wins; both leave the description",
+        "Do it.\n\nArgs:\n    q:\n    q: The query.\n\n:param q: Again.",
+        ("q",),
+        "Do it.",
+        {"q": "The query."},
+    ),
+    (
+        "an attributes section in a function stays",
+        "Do it.\n\nAttributes:\n    a: Alpha.",
+        (),
+        "Do it.\n\nAttributes:\na: Alpha.",
+        {},
+    ),
+]
+
+LAYOUT: list[Row] = [
+    ("paragraph lines joined", "Do it\nwith   care.\n\nThen\nrest.", (), "Do it with care.\n\nThen rest.", {}),
+    ("blank lines between paragraphs become one", "Do it.\n\n\n\nThen rest.", (), "Do it.\n\nThen rest.", {}),
+    (
+        "list items keep their line, their indentation dropped",
+        "Do it:\n- one\n   * two\n+ three\n1. four\n2) five",
+        (),
+        "Do it:\n- one\n* two\n+ three\n1. four\n2) five",
+        {},
+    ),
+    ("a list item's deeper line joins it", "Do it:\n- one,\n  more\nAfter.", (), "Do it:\n- one, more\nAfter.", {}),
+    ("markdown headings keep their line", "Do it.\n## Usage\nCall it.", (), "Do it.\n## Usage\nCall it.", {}),
+    ("a setext heading", "Do it.\n\nUsage\n=====\nCall it.", (), "Do it.\n\nUsage\nCall it.", {}),
+    ("not list items", "Use -1 or *all* or 2.5\nnow.", (), "Use -1 or *all* or 2.5 now.", {}),
+    (
+        "roles and literals keep their text",
+        "Read a :class:`~a.b.Docket`\nand ``its`` parts.\n\nArgs:\n    q: See :func:`a.find`.",
+        ("q",),
+        "Read a Docket and its parts.",
+        {"q": "See a.find."},
+    ),
+    ("no white space at the ends", "\n\n   Do it.   \n\n\n", (), "Do it.", {}),
+    ("an empty docstring", "   \n  \n", ("q",), "", {}),
+]
+
+ROWS = ENTRY_FORMS + HEADINGS + CONTINUATION_AND_END + DESCRIPTION + LAYOUT
+
+
+@pytest.mark.parametrize(("doc", "names", "description", "params"), [r[1:] for r in ROWS], ids=[r[0] for r in ROWS])
+def test_parse_docstring(doc: str, names: tuple[str, ...], description: str, params: dict[str, str]) -> None:
     parsed = parse_docstring(doc)
-    assert parsed.summary == expected.summary
-    assert dict(parsed.params) == dict(expected.params)
-    assert list(parsed.params) == list(expected.params)  # documentation order
-    assert dict(parsed.attributes) == dict(expected.attributes)
-    assert parsed.returns == expected.returns
-    assert parsed == expected
+    assert parsed.description(names) == description
+    assert list(parsed.params.items()) == list(params.items())
 
 
 # --- cleandoc equivalence (raw __doc__, ast.get_docstring(clean=False), 3.13 dedent) --
 
-DEDENT_DOCS = [c[1] for c in PARSE_CASES if c[1]]
+# Rows as a function holds them: the lines after the first indented.
+INDENTED = [r[1].replace("\n", "\n        ") + "\n        " for r in ROWS if r[1].strip()]
 
 
-@pytest.mark.parametrize("doc", DEDENT_DOCS, ids=[c[0] for c in PARSE_CASES if c[1]])
+@pytest.mark.parametrize("doc", INDENTED, ids=[r[0] for r in ROWS if r[1].strip()])
 def test_same_result_raw_and_dedented(doc: str) -> None:
     raw = parse_docstring(doc)
     assert parse_docstring(inspect.cleandoc(doc)) == raw
@@ -568,9 +390,29 @@ def test_real_function_docstring() -> None:
         """
         return number + court
 
-    expected = ParsedDocstring("Fetch a docket.", {"number": "The docket number.", "court": "The court id."}, {}, None)
-    assert parse_docstring(get_docket.__doc__) == expected
-    assert parse_docstring(inspect.getdoc(get_docket)) == expected
+    for doc in (get_docket.__doc__, inspect.getdoc(get_docket)):
+        parsed = parse_docstring(doc)
+        assert parsed.description(("number", "court")) == "Fetch a docket."
+        assert dict(parsed.params) == {"number": "The docket number.", "court": "The court id."}
+
+
+def test_description_and_doc_win_and_a_given_description_wins() -> None:
+    def find(q: Annotated[str, Description("Given.")], n: int) -> str:
+        """Find things.
+
+        Args:
+            q: From the docstring.
+            n: How many.
+        """
+        return q
+
+    made = tool(find)
+    assert made.description == "Find things."
+    assert made.input_schema["properties"]["q"]["description"] == "Given."
+    assert made.input_schema["properties"]["n"]["description"] == "How many."
+    given = tool(description="Told.")(find)
+    assert given.description == "Told."
+    assert given.input_schema["properties"]["n"]["description"] == "How many."
 
 
 # --- field_description --------------------------------------------------------
@@ -613,7 +455,7 @@ def test_field_description_numpy_parameters() -> None:
         """
     )
     assert field_description(doc, "size") == "The size."
-    assert field_description(ParsedDocstring(), "size") is None
+    assert field_description(parse_docstring(None), "size") is None
 
 
 # --- robustness -----------------------------------------------------------------
@@ -648,20 +490,20 @@ GARBAGE = [
 @pytest.mark.parametrize("doc", GARBAGE)
 def test_garbage_does_not_raise(doc: str) -> None:
     parsed = parse_docstring(doc)
-    assert isinstance(parsed.summary, str)
+    assert isinstance(parsed.description(("x",)), str)
 
 
 def test_garbage_specific_results() -> None:
-    assert parse_docstring("Args:\nx: not indented") == ParsedDocstring("", {"x": "not indented"}, {}, None)
-    assert parse_docstring("Returns:\n    :") == ParsedDocstring("", {}, {}, ":")
-    assert parse_docstring(":param x") == ParsedDocstring(":param x", {}, {}, None)
+    assert parse_docstring("Args:\nx: not indented").params == {"x": "not indented"}
+    assert parse_docstring("Returns:\n    :").description(()) == "Returns:\n:"
+    assert parse_docstring(":param x").description(()) == ":param x"
     # A role has at most four name parts (":c:d:e:f:"), so ":a:b" stays as text.
-    assert parse_docstring(":a:b:c:d:e:f:`x`").summary == ":a:bx"
+    assert parse_docstring(":a:b:c:d:e:f:`x`").description(()) == ":a:bx"
 
 
 def test_non_string_input() -> None:
-    assert parse_docstring(b"bytes") == ParsedDocstring()  # type: ignore[arg-type]
-    assert parse_docstring(42) == ParsedDocstring()  # type: ignore[arg-type]
+    assert parse_docstring(b"bytes") == parse_docstring(None)  # type: ignore[arg-type]
+    assert parse_docstring(42) == parse_docstring("")  # type: ignore[arg-type]
     assert flatten(None) == ""  # type: ignore[arg-type]
 
 

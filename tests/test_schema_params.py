@@ -160,7 +160,7 @@ def test_description_precedence_and_flattening() -> None:
         """
         return ""
 
-    assert tool(documented).description == "Read the Docket and its parts."
+    assert tool(documented).description == "Read the Docket and its parts.\n\nReturns:\nText."
     assert tool(description="Given.")(documented).description == "Given."
 
     def bare() -> str:

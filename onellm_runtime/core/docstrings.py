@@ -3,96 +3,111 @@
 The runtime hands it ``fn.__doc__``; the static side hands it the text from
 ``ast.get_docstring(node, clean=False)``. Both must read the same descriptions
 (contract, "Docstrings"), so everything that decides what a docstring says lives
-here, written against the standard library only (``re`` and ``dataclasses``),
-and never raises.
+here, written against the standard library only, and never raises.
 
-What is read:
+A docstring is read once into ``ParsedDocstring``: the parameter and attribute
+entries by name, and the description's pieces, one per line it will have. Which
+entries leave the description depends on the tool (an entry naming nothing the
+tool has stays), so ``ParsedDocstring.description`` takes the tool's parameter
+names and writes the rest.
 
-* ``summary``: the text before the first section (a Google header such as
-  ``Args:``, a NumPy header underlined with dashes, or a Sphinx field such as
-  ``:param x:``), flattened into one line.
-* ``params``: Google ``Args:``/``Arguments:``/``Parameters:``/``Params:``/
-  ``Keyword Args:``/``Keyword Arguments:``/``Other Parameters:`` entries, the
-  NumPy sections of the same names, and Sphinx ``:param [type] name:``
-  (also ``:parameter:``, ``:arg:``, ``:argument:``, ``:key:``, ``:keyword:``).
-* ``attributes``: Google/NumPy ``Attributes`` entries and Sphinx ``:ivar:``,
-  ``:var:``, ``:cvar:``.
-* ``returns``: Google ``Returns:``/``Return:`` (a leading ``type:`` is dropped),
-  NumPy ``Returns`` (the indented descriptions), Sphinx ``:returns:``/``:return:``.
+Decisions the contract leaves open, pinned by ``tests/test_docstrings.py``:
 
-Decisions that the contract leaves open, pinned by ``tests/test_docstrings.py``:
-
-* An entry whose flattened description is empty is not recorded, and an empty
-  ``Returns`` gives ``None``: a missing description and an empty one mean the same.
-* When a name is documented twice (say in ``Args:`` and by ``:param:``), the first
-  entry wins; so does the first non-empty returns text.
+* A section's entries line up: the first entry under a heading sets the column
+  and the form (bulleted or not), and a line at another column or in the other
+  form that continues nothing ends the section.
+* A line naming a section with a capital (``Returns: the count``) is never an
+  entry: it ends the section, so its text stays in the description. (``note:``
+  in lower case is an entry: parameters may be called that.)
+* Sphinx fields (``:param x:``, ``:returns:``, ``:rtype:``) are entries: each
+  keeps its own line, and only parameter and attribute fields leave it.
+* A NumPy heading's underline is layout, not text: the heading keeps its words.
+* When a name is documented twice the first entry with text wins; every entry
+  naming a parameter leaves the description. An entry with no text describes
+  nothing, and leaves the description too when it names a parameter.
 * ``*args``/``**kwargs`` entries are recorded as ``args``/``kwargs``.
-* Text after a section that belongs to no section is ignored (it is not summary).
-* A Google section whose body is not indented deeper than its header (``Args:``
-  on a docstring's first line) runs, like a NumPy one, to the next section.
-* A NumPy ``Returns`` entry list without indented descriptions gives its head
-  lines (``int``), so no text the author wrote is lost.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from operator import methodcaller
+from collections.abc import Collection, Mapping
 from types import MappingProxyType
+from typing import NamedTuple
 
 from .caches import BoundedCache
 
-__all__ = ["ParsedDocstring", "field_description", "flatten", "parse_docstring"]
+__all__ = ["ParsedDocstring", "Piece", "field_description", "flatten", "parse_docstring"]
 
 
-def _frozen(items: dict[str, str]) -> Mapping[str, str]:
-    return MappingProxyType(items)
+class Piece(NamedTuple):
+    """One line of the description as it will be written (paragraph lines already joined).
 
-
-@dataclass(frozen=True, slots=True)
-class ParsedDocstring:
-    """What a docstring says, each text already flattened.
-
-    Slotted: the parse cache keeps one per docstring text, and an instance dict would be
-    one more object for the collector to walk per tool.
+    A named tuple: built several times per docstring, and a frozen dataclass's
+    ``__init__`` costs a call per field.
     """
 
-    summary: str = ""
-    params: Mapping[str, str] = field(default_factory=lambda: _frozen({}))
-    attributes: Mapping[str, str] = field(default_factory=lambda: _frozen({}))
-    returns: str | None = None
-
-    def __init__(
-        self,
-        summary: str = "",
-        params: Mapping[str, str] | None = None,
-        attributes: Mapping[str, str] | None = None,
-        returns: str | None = None,
-    ) -> None:
-        # Written out (the frozen dataclass's own calls object.__setattr__ per field, and
-        # every tool parses a docstring of its own): the slots' own setters, the same
-        # fields and defaults.
-        _SET_SUMMARY(self, summary)
-        _SET_PARAMS(self, _frozen({}) if params is None else params)
-        _SET_ATTRIBUTES(self, _frozen({}) if attributes is None else attributes)
-        _SET_RETURNS(self, returns)
+    text: str
+    #: A blank line came before it in the docstring (it is written after ``\\n\\n``, not ``\\n``).
+    blank_before: bool
+    #: The parameters a parameter entry names; the piece leaves the description when one is the tool's.
+    names: tuple[str, ...] = ()
+    #: The parameters heading it is (``heading``) or sits under; -1 for anything else.
+    section: int = -1
+    #: It is a parameters heading, written only while one of its entries is.
+    heading: bool = False
 
 
-# The slots' descriptors set a field past the frozen class's __setattr__, as
-# object.__setattr__ would, without looking the attribute up by name.
-_SET_SUMMARY: Callable[[ParsedDocstring, str], None] = ParsedDocstring.__dict__["summary"].__set__
-_SET_PARAMS: Callable[[ParsedDocstring, Mapping[str, str]], None] = ParsedDocstring.__dict__["params"].__set__
-_SET_ATTRIBUTES: Callable[[ParsedDocstring, Mapping[str, str]], None] = ParsedDocstring.__dict__["attributes"].__set__
-_SET_RETURNS: Callable[[ParsedDocstring, str | None], None] = ParsedDocstring.__dict__["returns"].__set__
+class ParsedDocstring(NamedTuple):
+    """What a docstring says: entries by name, and the pieces of the description."""
+
+    params: Mapping[str, str]
+    attributes: Mapping[str, str]
+    pieces: tuple[Piece, ...]
+
+    def description(self, names: Collection[str]) -> str:
+        """The tool description: every piece but the entries naming one of ``names``, and
+        the parameters headings left with no entry (contract, "Docstrings").
+
+        A left-out piece passes its blank line on to the next piece written. A heading
+        waits for the first entry of its section that stays.
+        """
+        out: list[str] = []
+        blank = False  # a blank line since the last piece written
+        waiting: Piece | None = None  # a parameters heading, written with its first entry that stays
+        waiting_blank = False
+        for piece in self.pieces:
+            blank = blank or piece.blank_before
+            if piece.heading:
+                if waiting is not None:  # a heading all of whose entries left: its blank line passes on
+                    blank = blank or waiting_blank
+                waiting, waiting_blank, blank = piece, blank, False
+                continue
+            if piece.names and any(n in names for n in piece.names):
+                continue
+            if waiting is not None:
+                if piece.section == waiting.section:
+                    if out:
+                        out.append("\n\n" if waiting_blank else "\n")
+                    out.append(waiting.text)
+                else:
+                    blank = blank or waiting_blank
+                waiting = None
+            if out:
+                out.append("\n\n" if blank else "\n")
+            out.append(piece.text)
+            blank = False
+        return "".join(out)
 
 
-# --- sections --------------------------------------------------------------
+_EMPTY: Mapping[str, str] = MappingProxyType({})
+_NOTHING = ParsedDocstring(_EMPTY, _EMPTY, ())
+
+
+# --- headings --------------------------------------------------------------
 
 _PARAMS = "params"
 _ATTRIBUTES = "attributes"
-_RETURNS = "returns"
 _OTHER = "other"
 
 # Header names (lower case, single-spaced) of Google and NumPy sections.
@@ -107,60 +122,24 @@ _SECTION_KINDS: dict[str, str] = {
     "other parameters": _PARAMS,
     "other params": _PARAMS,
     "attributes": _ATTRIBUTES,
-    "returns": _RETURNS,
-    "return": _RETURNS,
-    "yields": _OTHER,
-    "yield": _OTHER,
-    "receives": _OTHER,
-    "receive": _OTHER,
-    "raises": _OTHER,
-    "raise": _OTHER,
-    "warns": _OTHER,
-    "warn": _OTHER,
-    "example": _OTHER,
-    "examples": _OTHER,
-    "note": _OTHER,
-    "notes": _OTHER,
-    "warning": _OTHER,
-    "warnings": _OTHER,
+    **dict.fromkeys(
+        (
+            "returns return yields yield receives receive raises raise warns warn example examples note notes "
+            "warning warnings todo references methods attention caution danger error hint important tip"
+        ).split(),
+        _OTHER,
+    ),
     "see also": _OTHER,
-    "todo": _OTHER,
-    "references": _OTHER,
-    "methods": _OTHER,
-    "attention": _OTHER,
-    "caution": _OTHER,
-    "danger": _OTHER,
-    "error": _OTHER,
-    "hint": _OTHER,
-    "important": _OTHER,
-    "tip": _OTHER,
 }
 
-# Sphinx info-field names (lower case) and what they document.
+# Sphinx info-field names (lower case) and what they document; any other field is text.
 _FIELD_KINDS: dict[str, str] = {
-    "param": _PARAMS,
-    "parameter": _PARAMS,
-    "arg": _PARAMS,
-    "argument": _PARAMS,
-    "key": _PARAMS,
-    "keyword": _PARAMS,
-    "ivar": _ATTRIBUTES,
-    "var": _ATTRIBUTES,
-    "cvar": _ATTRIBUTES,
-    "returns": _RETURNS,
-    "return": _RETURNS,
-    "type": _OTHER,
-    "kwtype": _OTHER,
-    "vartype": _OTHER,
-    "rtype": _OTHER,
-    "raises": _OTHER,
-    "raise": _OTHER,
-    "except": _OTHER,
-    "exception": _OTHER,
-    "yields": _OTHER,
-    "yield": _OTHER,
-    "ytype": _OTHER,
-    "meta": _OTHER,
+    **dict.fromkeys(("param", "parameter", "arg", "argument", "key", "keyword"), _PARAMS),
+    **dict.fromkeys(("ivar", "var", "cvar"), _ATTRIBUTES),
+    **dict.fromkeys(
+        "returns return type kwtype vartype rtype raises raise except exception yields yield ytype meta".split(),
+        _OTHER,
+    ),
 }
 
 # All patterns below are anchored and free of nested ambiguous quantifiers, so each
@@ -170,11 +149,26 @@ _FIELD_KINDS: dict[str, str] = {
 # split between the separator and "[^:]*" is unambiguous.
 _FIELD = re.compile(r":(?P<name>[^\W\d][\w-]*)(?P<args>\s[^:]*)?:(?:\s(?P<text>.*)|$)")
 
-# Google entry "name (type): description" / "name: description" on a stripped line.
-_GOOGLE_ENTRY = re.compile(r"\*{0,2}(?P<name>[^\W\d]\w*)\s*(?:\((?P<type>.*?)\)\s*)?:(?:\s(?P<desc>.*)|$)")
+# A Google or bulleted entry, on a stripped line with any bullet taken off: a name, bare or
+# wrapped in ``, ` or ** (the same on both sides), an optional "(type)", a colon and the text.
+# "**name:**" (the colon inside the bold) is the second branch.
+_ENTRY = re.compile(
+    r"(?:(?P<wrap>``|`|\*\*)(?P<wrapped>\*{0,2}[^\W\d]\w*)(?P=wrap)|(?P<bare>\*{0,2}[^\W\d]\w*))"
+    r"\s*(?:\([^()]*(?:\([^()]*\)[^()]*)*\)\s*)?:(?:\s+(?P<text>.*)|$)"
+    r"|\*\*(?P<bold>[^\W\d]\w*)\s*(?:\([^()]*(?:\([^()]*\)[^()]*)*\)\s*)?:\*\*(?:\s+(?P<btext>.*)|$)"
+)
 
-# NumPy section underline.
+# A NumPy entry head: names separated by commas, then " : type" or nothing.
+_NUMPY_ENTRY = re.compile(r"(?P<names>\*{0,2}[^\W\d]\w*(?:\s*,\s*\*{0,2}[^\W\d]\w*)*)(?:\s+:(?:\s.*)?|\s*)")
+
+# A list item: "- ", "* ", "+ ", "1. " or "1) " and text.
+_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])\s+\S")
+
+# A NumPy (or setext) heading's underline.
 _UNDERLINE = re.compile(r"-{3,}|={3,}")
+
+# A markdown heading.
+_ATX = re.compile(r"#{1,6}\s+\S")
 
 # Inline markup, one pass: ``literal``, :role:`text` (also :domain:role:), `text`.
 # The role name parts are bounded so that a long run of ":a:a:a" costs O(1) per start.
@@ -185,7 +179,7 @@ _INLINE = re.compile(
 )
 
 
-# --- flattening ------------------------------------------------------------
+# --- flattening ---
 
 
 def _role_text(text: str) -> str:
@@ -226,13 +220,6 @@ def flatten(text: str) -> str:
     return " ".join(_INLINE.sub(_inline, collapsed).split())
 
 
-# --- line helpers ----------------------------------------------------------
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
-
-
 def _clean_lines(doc: str) -> list[str]:
     """``inspect.cleandoc`` semantics, as a list of lines.
 
@@ -262,377 +249,331 @@ def _clean_lines(doc: str) -> list[str]:
     return lines[start:end]
 
 
-def _block_end(lines: list[str], start: int, indent: int) -> int:
-    """End of the block from ``start``: lines blank or indented deeper than ``indent``.
-
-    Trailing blank lines are not part of the block.
-    """
-    end = start
-    for j in range(start, len(lines)):
-        line = lines[j]
-        if line:
-            if len(line) - len(line.lstrip()) <= indent:
-                break
-            end = j + 1
-    return end
+# --- lines -----------------------------------------------------------------
 
 
-def _dedent(body: list[str]) -> list[str]:
-    margin = min([len(line) - len(line.lstrip()) for line in body if line], default=0)
-    return [line[margin:] for line in body] if margin else body
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
-#: ``_header_kind`` by the header's text as written (``"Args"``): the same few headers
-#: recur in every docstring, and normalising one costs more than looking it up.
-_HEADER_KINDS: BoundedCache[str, str | None] = BoundedCache(512)
+#: ``_section_kind`` by a heading as written: the same few headings recur in every docstring.
+_KINDS_SEEN: BoundedCache[str, str | None] = BoundedCache(512)
 
 
-def _header_kind(name: str) -> str | None:
+def _section_kind(stripped: str) -> str | None:
+    """The kind of a heading's words (``"Args:"``, ``"Parameters"``), or None."""
     try:
-        return _HEADER_KINDS[name]
+        return _KINDS_SEEN[stripped]
     except KeyError:
         pass
-    kind = _SECTION_KINDS.get(" ".join(name.split()).lower())
-    _HEADER_KINDS.put(name, kind)  # bounded: most lines ending in ':' are prose, not headers
+    kind = _SECTION_KINDS.get(" ".join(stripped.removesuffix(":").split()).lower())
+    _KINDS_SEEN.put(stripped, kind)  # bounded: most lines ending in ':' are prose, not headings
     return kind
 
 
-# A section start: (style, kind, field match or None).
-_Start = tuple[str, str, re.Match[str] | None]
+def _heading_at(lines: list[str], i: int) -> tuple[str | None, int] | None:
+    """(section kind or None, lines taken) when line ``i`` is a heading, else None.
 
-
-def _section_at(lines: list[str], i: int) -> _Start | None:
+    A heading is a known section name ending in ``:`` alone on its line, any line
+    underlined with dashes or equals signs (NumPy, setext), or a markdown ``#`` line.
+    """
     stripped = lines[i].strip()
-    if not stripped:
-        return None
-    nxt = lines[i + 1] if i + 1 < len(lines) else ""
-    if ("---" in nxt or "===" in nxt) and _UNDERLINE.fullmatch(nxt.strip()):
-        kind = _header_kind(stripped[:-1] if stripped.endswith(":") else stripped)
+    if i + 1 < len(lines):
+        below = lines[i + 1].strip()
+        if below[:1] in ("-", "=") and _UNDERLINE.fullmatch(below) and _UNDERLINE.fullmatch(stripped) is None:
+            return _section_kind(stripped), 2
+    if stripped[-1:] == ":":
+        kind = _section_kind(stripped)
         if kind is not None:
-            return ("numpy", kind, None)
-    if stripped.endswith(":"):
-        kind = _header_kind(stripped[:-1])
-        if kind is not None:
-            return ("google", kind, None)
-    if stripped.startswith(":"):
-        match = _FIELD.match(stripped)
-        if match is not None:
-            kind = _FIELD_KINDS.get(match.group("name").lower())
-            if kind is not None:
-                return ("sphinx", kind, match)
+            return kind, 1
+    if stripped[:1] == "#" and _ATX.match(stripped):
+        return None, 1
     return None
 
 
-# --- entries ---------------------------------------------------------------
-
-_Head = tuple[list[str], str]
-
-
-def _numpy_head(stripped: str) -> _Head | None:
-    names = [name.strip().lstrip("*") for name in stripped.partition(":")[0].split(",")]
-    if all(name.isidentifier() for name in names):
-        return names, ""
-    return None
+def _is_bulleted(stripped: str) -> bool:
+    return stripped[:1] in "-*+" and stripped[1:2].isspace()
 
 
-def _entries(body: list[str], head: Callable[[str], _Head | None]) -> list[tuple[list[str], str]]:
-    """Split a section body into (names, flattened description) entries.
-
-    Entry heads sit at the body's least indentation; deeper lines continue the
-    entry. A line at head level that is not a head continues the entry before it.
-    """
-    found: list[tuple[list[str], list[str]]] = []
-    for line in _dedent(body):
-        if line and not line[0].isspace():  # at the body's least indentation
-            parsed = head(line)
-            if parsed is not None:
-                found.append((parsed[0], [parsed[1]]))
-                continue
-        if found:
-            found[-1][1].append(line)
-    return [(names, flatten("\n".join(text))) for names, text in found]
-
-
-def _google_entries(body: list[str]) -> list[tuple[str, str]]:
-    """A Google section's (name, flattened description) entries, as ``_entries`` reads a
-    NumPy one, with a head being a line that ``_GOOGLE_ENTRY`` matches in full (one name
-    each). Written out for the commonest section (every tool's ``Args:``), where calls per
-    line were most of the parser's cost. Lines are not dedented first: a head is a line at
-    the least indentation, matched from there, and a continuation's own indentation is
-    whitespace that flattening drops anyway."""
-    margin = -1
-    for line in body:
-        if line:
-            indent = len(line) - len(line.lstrip())
-            if margin < 0 or indent < margin:
-                margin = indent
-    found: list[tuple[str, list[str]]] = []
-    match = _GOOGLE_ENTRY.fullmatch
-    for line in body:
-        if line and not line[margin].isspace():  # at the least indentation
-            m = match(line, margin)
-            if m is not None:
-                found.append((m["name"], [m["desc"] or ""]))
-                continue
-        if found:
-            found[-1][1].append(line)
-    return [(name, flatten(text[0] if len(text) == 1 else "\n".join(text))) for name, text in found]
-
-
-def _strip_return_type(text: str) -> str:
-    """Drop a leading ``type:`` from a Google ``Returns`` text (``int: The count.``).
-
-    The part before the first colon (outside brackets) counts as a type only if,
-    brackets aside, it is one word or words joined by ``|``.
-    """
-    depth = 0
-    outside: list[str] = []
-    for idx, char in enumerate(text):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth = max(depth - 1, 0)
-        elif depth == 0:
-            if char == ":" and (idx + 1 == len(text) or text[idx + 1] == " "):
-                word = "".join(outside).replace(" | ", "|").strip()
-                if word and " " not in word:
-                    return text[idx + 1 :].strip()
-                return text
-            outside.append(char)
-    return text
-
-
-def _google_returns(body: list[str]) -> str:
-    lines = _dedent(body)
-    first = 0
-    while first < len(lines) and not lines[first]:
-        first += 1
-    if first == len(lines):
-        return ""
-    head = _strip_return_type(flatten(lines[first]))
-    rest = flatten("\n".join(lines[first + 1 :]))
-    return " ".join(part for part in (head, rest) if part)
-
-
-def _numpy_returns(body: list[str]) -> str:
-    found: list[tuple[str, list[str]]] = []
-    for line in _dedent(body):
-        if line and not _indent(line):
-            found.append((line, []))
-        elif found:
-            found[-1][1].append(line)
-    described = [flatten("\n".join(text)) for _, text in found]
-    if any(described):
-        return " ".join(text for text in described if text)
-    return flatten("\n".join(head for head, _ in found))
-
-
-# --- parsing ---------------------------------------------------------------
-
-
-class _Collector:
-    def __init__(self) -> None:
-        self.params: dict[str, str] = {}
-        self.attributes: dict[str, str] = {}
-        self.returns: str | None = None
-
-    def add(self, kind: str, names: list[str], text: str) -> None:
-        if not text:
-            return
-        if kind == _RETURNS:
-            if self.returns is None:
-                self.returns = text
-            return
-        target = self.params if kind == _PARAMS else self.attributes
-        for name in names:
-            name = name.lstrip("*")
-            if name and name not in target:
-                target[name] = text
-
-
-# The commonest docstring of a tool, read in one match: a summary, then an ``Args:``
-# section of one-line entries to the end. Nothing before the header has a colon (so no
-# line there starts a Google or Sphinx section: the header is the first colon), every
-# entry sits at one indentation deeper than the header's, and the rest is blank.
-_SIMPLE = re.compile(
-    r"(?P<summary>[^:]*)\n"
-    r"(?P<indent> *)(?:Args|Arguments|Parameters|Params): *"
-    r"(?P<body>(?:\n(?P<entry>(?P=indent) +)\S[^\n]*)(?:\n(?:(?P=entry)\S[^\n]*| *))*)"
-)
-
-
-def _parse_simple(doc: str) -> ParsedDocstring | None:
-    """``_parse_lines(doc)`` for a docstring ``_SIMPLE`` matches, else None.
-
-    The same reading, without the line-by-line work: spaces and line breaks inside the
-    summary and the entries are what ``flatten`` collapses anyway; relative indentation,
-    the only kind the sections depend on, is the same before and after dedenting (the
-    header is never the first line, the one line ``cleandoc`` treats apart); and with no
-    tab, carriage return or underline anywhere, cleaning changes nothing else.
-    """
-    if "\t" in doc or "\r" in doc or "---" in doc or "===" in doc:
-        return None
-    m = _SIMPLE.fullmatch(doc)
+def _entry_head(stripped: str) -> tuple[str, str] | None:
+    """(name, text) of a Google or bulleted entry line, else None."""
+    if _is_bulleted(stripped):
+        stripped = stripped[2:].lstrip()
+    m = _ENTRY.fullmatch(stripped)
     if m is None:
         return None
-    summary, body, indent = m.group("summary", "body", "entry")
-    margin = len(indent)
-    params: dict[str, str] = {}
-    match = _GOOGLE_ENTRY.fullmatch
-    for line in body.split("\n"):
-        if len(line) <= margin or line[margin] == " ":
-            continue  # a blank line: it continues an entry with nothing but whitespace
-        # Matched as written: trailing spaces change nothing that flatten keeps.
-        entry = match(line, margin)
-        if entry is None:
-            return None  # a head-level line that is no entry continues the one before: the full parser
-        name, desc = entry.group("name", "desc")  # never starred: the stars are outside the group
-        if name not in params and desc:
-            text = flatten(desc)
-            if text:
-                params[name] = text
-    return ParsedDocstring(flatten(summary), _frozen(params), _NO_ENTRIES, None)
+    name = m["wrapped"] or m["bare"] or m["bold"]
+    text = m["text"] if m["bold"] is None else m["btext"]
+    return name, text or ""
 
 
-#: The empty mapping of a docstring with no entries of a kind (read-only, so one serves all).
-_NO_ENTRIES: Mapping[str, str] = _frozen({})
+def _numpy_head(stripped: str) -> tuple[list[str], str] | None:
+    """(names, text) of a NumPy entry line (its type is not description), else None."""
+    m = _NUMPY_ENTRY.fullmatch(stripped)
+    if m is None:
+        return None
+    return [name.strip() for name in m["names"].split(",")], ""
 
-#: The ``_SIMPLE`` header lines ``_parse_plain`` takes, as written (less indentation and trailing spaces).
+
+def _is_section_name(name: str) -> bool:
+    """A capitalised section name (``Returns``, ``NOTE``); a parameter may be called ``note``."""
+    return not name[:1].islower() and name.lower() in _SECTION_KINDS
+
+
+def _continuation(lines: list[str], start: int, indent: int) -> tuple[list[str], int]:
+    """The stripped lines after ``start`` indented deeper than ``indent`` (blank lines between
+    them allowed), and the index after the last one."""
+    taken: list[str] = []
+    end = start
+    for j in range(start, len(lines)):
+        line = lines[j]
+        if not line:
+            continue
+        stripped = line.lstrip()
+        if len(line) - len(stripped) <= indent:
+            break
+        taken.append(stripped)
+        end = j + 1
+    return taken, end
+
+
+# --- reading ---------------------------------------------------------------
+
+
+class _Reader:
+    """Reads cleaned lines into entries and description pieces, each line once."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.params: dict[str, str] = {}
+        self.attributes: dict[str, str] = {}
+        self.pieces: list[Piece] = []
+        self.blank = False  # a blank line since the last piece
+        self.open: list[str] = []  # the lines of the paragraph or list item being read
+        self.open_indent = -1  # its first line's indentation; -1 for a paragraph
+
+    def piece(self, text: str, names: tuple[str, ...] = (), section: int = -1, heading: bool = False) -> None:
+        self.close()
+        self.pieces.append(Piece(text, self.blank and bool(self.pieces), names, section, heading))
+        self.blank = False
+
+    def close(self) -> None:
+        if self.open:
+            lines, self.open = self.open, []
+            self.piece(flatten(" ".join(lines)))
+
+    def record(self, kind: str, names: list[str], text: str) -> tuple[str, ...]:
+        """Keep an entry's text under its names (the first text wins); the names a
+        parameter entry takes out of the description."""
+        target = self.params if kind == _PARAMS else self.attributes
+        clean = tuple([name.lstrip("*") for name in names]) if len(names) > 1 else (names[0].lstrip("*"),)
+        if text:
+            for name in clean:
+                if name and name not in target:
+                    target[name] = text
+        return clean if kind == _PARAMS else ()
+
+    def read(self) -> None:
+        lines = self.lines
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            stripped = line.strip()
+            if not stripped:
+                self.close()
+                self.blank = True
+                i += 1
+                continue
+            found = _heading_at(lines, i)
+            if found is not None:
+                kind, taken = found
+                self.close()
+                if kind in (_PARAMS, _ATTRIBUTES):
+                    i = self.section(kind, i, taken)
+                else:
+                    self.piece(flatten(stripped))
+                    i += taken
+                continue
+            if stripped.startswith(":"):
+                m = _FIELD.match(stripped)
+                if m is not None and m["name"].lower() in _FIELD_KINDS:
+                    i = self.field(m, i)
+                    continue
+            indent = _indent(line)
+            if _ITEM.match(stripped):
+                self.close()
+                self.open, self.open_indent = [stripped], indent
+            elif self.open and (self.open_indent < 0 or indent > self.open_indent):
+                self.open.append(stripped)
+            else:
+                self.close()
+                self.open, self.open_indent = [stripped], -1
+            i += 1
+        self.close()
+
+    def field(self, m: re.Match[str], i: int) -> int:
+        """A Sphinx field and its continuation: one piece; a parameter or attribute field
+        also an entry."""
+        more, end = _continuation(self.lines, i + 1, _indent(self.lines[i]))
+        text = flatten(" ".join([m["text"] or "", *more]))
+        kind = _FIELD_KINDS[m["name"].lower()]
+        args = (m["args"] or "").split()
+        names: tuple[str, ...] = ()
+        if kind != _OTHER and args:
+            names = self.record(kind, [args[-1]], text)
+        self.piece(flatten(" ".join([self.lines[i].strip(), *more])), names)
+        return max(end, i + 1)
+
+    def section(self, kind: str, i: int, taken: int) -> int:
+        """A parameters or attributes heading at ``i`` and its entries; the index of the
+        first line after them (blank lines after the last entry are left to the caller)."""
+        lines = self.lines
+        numpy = taken == 2
+        heading_indent = _indent(lines[i])
+        column = -1  # the entries' indentation, set by the first one
+        form = False  # whether the first entry is bulleted
+        found: list[tuple[str, list[str], tuple[str, ...], bool]] = []  # (head line, more, names, blank)
+        blank = False
+        j = end = i + taken
+        while j < len(lines):
+            line = lines[j]
+            if not line:
+                blank = True
+                j += 1
+                continue
+            stripped = line.lstrip()
+            indent = len(line) - len(stripped)
+            if indent != column and (column >= 0 or indent < heading_indent):
+                break
+            if _heading_at(lines, j) is not None:
+                break
+            bulleted = _is_bulleted(stripped)
+            if found and bulleted != form:
+                break  # a list's entries are all bulleted, or none is
+            if numpy:
+                numpy_head = _numpy_head(stripped)
+                if numpy_head is None:
+                    break
+                names, text = numpy_head
+            else:
+                head = _entry_head(stripped)
+                if head is None:
+                    break
+                names, text = [head[0]], head[1]
+            if not names[0][:1].islower() and any(map(_is_section_name, names)):
+                break
+            column, form = indent, bulleted
+            more, after = _continuation(lines, j + 1, indent)
+            own = flatten(" ".join([text, *more]) if more else text)
+            found.append((stripped, more, self.record(kind, names, own), blank))
+            blank = False
+            j = end = max(after, j + 1)
+        if not found:
+            self.piece(flatten(lines[i].strip()))
+            return i + taken
+        self.close()
+        section = len(self.pieces) if kind == _PARAMS else -1
+        self.piece(flatten(lines[i].strip()), section=section, heading=kind == _PARAMS)
+        for head_line, continued, taken_out, blank_before in found:
+            self.blank = blank_before
+            self.piece(flatten(" ".join([head_line, *continued]) if continued else head_line), taken_out, section)
+        return end
+
+
+# --- the usual tool docstring, read in one pass ---------------------------------
+
+#: The headers ``_read_plain`` takes, as written.
 _PLAIN_HEADERS = frozenset(("Args:", "Arguments:", "Parameters:", "Params:"))
 
-#: ``line.split(": ", 1)``, called from C by ``map``: a name and its text, or one piece.
-_split_entry: Callable[[str], list[str]] = methodcaller("split", ": ", 1)
+#: White space other than the space and the line break (cleaning would change it).
+_OTHER_SPACE = re.compile(r"[^\S \n]")
+
+#: A summary line that could be something else than paragraph text (a list item, a heading,
+#: an underline): ``_read_plain`` leaves those to the reader.
+_NOT_PROSE = frozenset("-*+#=0123456789")
 
 
-def _parse_plain(doc: str) -> ParsedDocstring | None:
-    """``_parse_simple(doc)`` for the plainest of its docstrings, else None: each entry
-    ``name: text`` on one line, the name an ASCII identifier, the text already flat (single
-    spaces, no other whitespace, no backquote), no name twice, no blank line between entries.
+def _read_plain(doc: str) -> ParsedDocstring | None:
+    """What ``_Reader`` reads from the commonest tool docstring, or None for any other.
 
-    Read with a few string methods over the whole text, none per character in Python and
-    no match per line: the first colon is the header's (the summary has none), and the
-    entries are the pieces between the line breaks followed by the entries' indentation.
-    Anything else returns None, for ``_parse_simple`` to read.
+    The shape: paragraphs of plain prose (no colon, backquote, or line that could be a list
+    item, a heading or an underline), then ``Args:`` (or ``Arguments:``, ``Parameters:``,
+    ``Params:``) on a later line, then one-line ``name: text`` entries lined up at or past
+    the header's column, then nothing but blank lines. Read with string methods only: with
+    no tab, carriage return or other white space, cleaning the docstring changes no line's
+    indentation relative to another's, which is all the reader compares.
+    ``tests/test_build_caches.py`` holds the two readings equal.
     """
     colon = doc.find(":")
-    start = doc.rfind("\n", 0, colon) if colon > 0 else -1
+    if colon < 0 or "`" in doc or _OTHER_SPACE.search(doc):
+        return None
+    start = doc.rfind("\n", 0, colon) + 1
+    if start == 0:
+        return None  # the header on the first line, whose indentation cleaning drops
     end = doc.find("\n", colon)
-    if start < 0 or end < 0:  # no colon, the header on the first line, or no line after it
+    if end < 0:
         return None
-    header = doc[start + 1 : end]
-    name = header.lstrip(" ")
-    if name.rstrip(" ") not in _PLAIN_HEADERS:
+    header = doc[start:end]
+    if header.strip() not in _PLAIN_HEADERS:
         return None
-    if "\t" in doc or "\r" in doc or doc.find("---", 0, start) >= 0 or doc.find("===", 0, start) >= 0:
-        return None  # what cleaning or an underline in the summary would change: _parse_simple's refusals
-    # The entries: after the first entry's indentation (deeper than the header's), the text
-    # up to the blank lines at the end (the closing quotes' indentation), cut at each line
-    # break followed by that indentation.
-    probe = doc[end + 1 : end + 81]
-    depth = len(probe) - len(probe.lstrip(" "))
-    if depth == len(probe) or depth <= len(header) - len(name):
+    pieces: list[Piece] = []
+    paragraph: list[str] = []
+    blank = False  # a blank line since the last piece
+    for line in doc[: start - 1].split("\n"):
+        text = line.strip()
+        if not text:
+            if paragraph:
+                pieces.append(Piece(" ".join(" ".join(paragraph).split()), blank and bool(pieces)))
+                paragraph = []
+            blank = True
+        elif text[0] in _NOT_PROSE:
+            return None
+        else:
+            paragraph.append(text)
+    if paragraph:
+        pieces.append(Piece(" ".join(" ".join(paragraph).split()), blank and bool(pieces)))
+        blank = False
+    header_indent = len(header) - len(header.lstrip(" "))
+    rest = doc[end + 1 :].rstrip(" \n").split("\n")
+    column = len(rest[0]) - len(rest[0].lstrip(" "))
+    if not rest[0] or column < header_indent:
         return None
-    sep = doc[end : end + 1 + depth]
-    body = doc[end + 1 + depth : len(doc.rstrip(" \n"))]
-    # Every text flat and not empty, checked on the whole: with each cut made a single
-    # " | ", a line break left (a line at another indentation, a blank line) or any other
-    # whitespace character is unprintable, and a text with a space at an edge, a run of
-    # spaces, a line indented deeper or an empty text puts two spaces together.
-    joined = body.replace(sep, " | ")
-    if not joined.isprintable() or "  " in joined or "`" in joined:
-        return None
-    lines = body.split(sep)
-    try:
-        params: dict[str, str] = dict(map(_split_entry, lines))
-    except ValueError:  # a line with no ': '
-        return None
-    if len(params) != len(lines) or not all(map(str.isidentifier, params)) or not " ".join(params).isascii():
-        return None  # a name twice (the first wins), or a head that is no plain name
-    return ParsedDocstring(flatten(doc[:start]), MappingProxyType(params), _NO_ENTRIES, None)
-
-
-def _parse_lines(doc: str) -> ParsedDocstring:
-    """The parser: every style, line by line."""
-    lines = _clean_lines(doc)
-    summary: list[str] = []
-    found = _Collector()
-    in_sections = False
-    i = 0
-    n = len(lines)
-    while i < n:
-        line = lines[i]
-        if ":" in line or (i + 1 < n and ("---" in lines[i + 1] or "===" in lines[i + 1])):
-            start = _section_at(lines, i)
-        else:  # no section starts without a colon on its line or an underline on the next
-            start = None
-        if start is None:
-            if not in_sections:
-                summary.append(line)
-            i += 1
-            continue
-        in_sections = True
-        style, kind, match = start
-        indent = len(line) - len(line.lstrip())
-        if style == "sphinx":
-            assert match is not None
-            end = _block_end(lines, i + 1, indent)
-            if kind != _OTHER:
-                text = flatten("\n".join([match.group("text") or "", *lines[i + 1 : end]]))
-                args = (match.group("args") or "").split()
-                if kind == _RETURNS:
-                    found.add(kind, [], text)
-                elif args:
-                    found.add(kind, [args[-1]], text)
-            i = max(end, i + 1)
-            continue
-        body_start = i + 1 if style == "google" else i + 2
-        end = _block_end(lines, body_start, indent) if style == "google" else body_start
-        if end == body_start:
-            # A NumPy section, or a Google one whose body is not indented (as when
-            # the header is the docstring's first line, whose indentation cleandoc
-            # cannot know): it runs to the next section at the header's level.
-            for j in range(body_start, n):
-                line = lines[j]
-                if line:
-                    if _indent(line) <= indent and _section_at(lines, j) is not None:
-                        break
-                    end = j + 1
-        body = lines[body_start:end]
-        if kind == _RETURNS:
-            text = _google_returns(body) if style == "google" else _numpy_returns(body)
-            found.add(kind, [], text)
-        elif kind != _OTHER and style == "google":
-            target = found.params if kind == _PARAMS else found.attributes
-            for name, text in _google_entries(body):
-                name = name.lstrip("*")  # as _Collector.add does
-                if text and name and name not in target:
-                    target[name] = text
-        elif kind != _OTHER:
-            for names, text in _entries(body, _numpy_head):
-                found.add(kind, names, text)
-        i = max(end, body_start)
-    return ParsedDocstring(
-        summary=flatten("\n".join(summary)),
-        params=_frozen(found.params),
-        attributes=_frozen(found.attributes),
-        returns=found.returns,
-    )
+    section = len(pieces)
+    pieces.append(Piece(header.strip(), blank and bool(pieces), (), section, True))
+    params: dict[str, str] = {}
+    for line in rest:
+        entry = line.lstrip(" ")
+        if len(line) - len(entry) != column:
+            return None  # another column, or a blank line: the reader's
+        name, sep, text = entry.partition(": ")
+        flat = " ".join(text.split())
+        if not (sep and flat and name.isascii() and name.isidentifier()):
+            return None
+        if not name[0].islower() and _is_section_name(name):
+            return None
+        params.setdefault(name, flat)
+        pieces.append(Piece(f"{name}: {flat}", False, (name,), section))  # the line, flattened
+    return ParsedDocstring(MappingProxyType(params), _EMPTY, tuple(pieces))
 
 
 def parse_docstring(doc: str | None) -> ParsedDocstring:
-    """Parse a raw or cleaned docstring (Google, NumPy or Sphinx style, or a mix).
+    """Parse a raw or cleaned docstring (Google, NumPy, Sphinx or markdown lists, or a mix).
 
-    Never raises: what cannot be read is left out.
+    Never raises: a docstring that cannot be read is read as nothing.
     """
-    if not isinstance(doc, str) or not doc or doc.isspace():  # (not doc.strip(), without the copy)
-        return ParsedDocstring()
+    if not isinstance(doc, str) or not doc or doc.isspace():
+        return _NOTHING
     try:
-        simple = _parse_plain(doc)
-        if simple is None:
-            simple = _parse_simple(doc)
-        return simple if simple is not None else _parse_lines(doc)
+        plain = _read_plain(doc)
+        if plain is not None:
+            return plain
+        reader = _Reader(_clean_lines(doc))
+        reader.read()
+        return ParsedDocstring(
+            MappingProxyType(reader.params), MappingProxyType(reader.attributes), tuple(reader.pieces)
+        )
     except Exception:  # pragma: no cover - a parser bug must not break a tool
-        return ParsedDocstring()
+        return _NOTHING
 
 
 def field_description(doc: ParsedDocstring, name: str) -> str | None:

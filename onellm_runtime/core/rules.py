@@ -113,7 +113,7 @@ def tool_description(tool: ToolModel) -> str:
     description = tool.options.description
     if description is not None:
         return description
-    return parsed_docstring(tool.docstring).summary
+    return parsed_docstring(tool.docstring).description({p.name for p in tool.params})
 
 
 def model_params(tool: ToolModel) -> tuple[Param, ...]:

@@ -155,3 +155,50 @@ def search(args: SearchArgs) -> list[str]:
 @tool(description="Look up a word in the " + DICTIONARY + ".")
 def define(word: Annotated[str, "The word"], minutes: Annotated[int, "Time budget", at.Ge(0), at.Le(24 * 60)] = 5) -> str:
     return word
+
+
+# Blender MCP server: a bulleted parameter list under "Parameters:", usage notes after it.
+@tool
+def get_object_info(object_name: str, detail: int = 1) -> str:
+    """
+    Get detailed information about a specific object in the scene.
+
+    Parameters:
+    - object_name: The name of the object to get information about
+    - detail: How much to tell, from 1 to 3;
+      3 lists every vertex group.
+
+    Usage notes:
+    - call get_scene_info first to learn the names
+    """
+    return object_name
+
+
+# pydantic-ai / LangChain: Google Args, then Returns and Raises.
+@tool
+def lookup_invoice(number: str) -> str:
+    """Look up an invoice by its number.
+
+    Args:
+        number: The invoice number, such as ``INV-7``.
+
+    Returns:
+        The invoice as text.
+
+    Raises:
+        KeyError: When no invoice has that number.
+    """
+    return number
+
+
+# LangChain: Sphinx fields.
+@tool
+def search_wiki(query: str, lang: str = "en") -> str:
+    """Search the wiki.
+
+    :param query: Words to search for.
+    :param lang: Language edition, as a
+        two-letter code.
+    :returns: The best page's summary.
+    """
+    return query

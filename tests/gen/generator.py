@@ -1187,7 +1187,17 @@ class Gen:
 
     def record_docs(self, rec: RecSpec) -> None:
         style = self.pick(
-            ["none", "google_attr", "google_args", "numpy_attr", "numpy_params", "sphinx_ivar", "sphinx_param"]
+            [
+                "none",
+                "google_attr",
+                "google_args",
+                "bullets_attr",
+                "bullets_args",
+                "numpy_attr",
+                "numpy_params",
+                "sphinx_ivar",
+                "sphinx_param",
+            ]
         )
         summary = self.words(2, 6).capitalize() + "."
         entries: dict[str, str] = {}
@@ -1209,6 +1219,13 @@ class Gen:
                 lines.append(f"    {n}: {first}")
                 if rest:
                     lines.append(f"        {rest}")
+        elif style.startswith("bullets"):
+            lines.append("Attributes:" if style == "bullets_attr" else "Parameters:")
+            for n, d in entries.items():
+                first, _, rest = d.partition(" ")
+                lines.append(f"- **{n}**: {first}" if self.chance(0.3) else f"- {n}: {first}")
+                if rest:
+                    lines.append(f"  {rest}")
         elif style.startswith("numpy"):
             head = "Attributes" if style == "numpy_attr" else "Parameters"
             lines += [head, "-" * len(head)]
@@ -1619,8 +1636,16 @@ class Gen:
                 return fname, expected
 
     def docstring(self, params: list[ParamSpec], indent: str) -> tuple[str, str]:
-        """(docstring source, summary) in one of the three styles; fills ``doc`` of some params."""
-        style = self.pick(["none", "summary", "google", "numpy", "sphinx", "google", "numpy", "sphinx"])
+        """(docstring source, the tool description the contract gives it); fills ``doc`` of
+        some params.
+
+        Styles: Google, a bulleted list (``-``/``*``, backticked or bold names) under a
+        parameters heading, NumPy, Sphinx. Around the entries: paragraphs, an entry naming
+        no parameter, text after the section, a ``Returns`` section, a markdown list. The
+        description is built here piece by piece (see ``_Piece``) by the contract's layout
+        rules, not by the parser.
+        """
+        style = self.pick(["none", "summary", "google", "numpy", "sphinx", "bullets", "google", "bullets"])
         if style == "none":
             return "", ""
         summary_words = self.words(2, 8).capitalize()
@@ -1633,50 +1658,94 @@ class Gen:
         elif r < 0.3:
             extra = " returns a :class:`~pkg.mod.Thing`"
             flat += " returns a Thing"
-        lines = [summary_words + extra + "."]
+        body = [summary_words + extra + "."]
         flat += "."
+        if self.chance(0.3):  # the paragraph goes on for a line
+            more = self.words(1, 4)
+            body.append(more + ".")
+            flat += " " + more + "."
+        pieces = [_Piece(flat)]
         if self.chance(0.3):
             more = self.words(2, 5)
-            lines += ["", more + "."]
-            flat += " " + more + "."
-        if style == "summary":
-            body = lines
-        else:
-            body = lines + [""]
-            documented = [p for p in params if p.kind == "normal" and self.chance(0.6)]
-            if style == "google":
-                body.append(self.pick(["Args:", "Arguments:", "Parameters:"]))
-                for p in documented:
-                    d1, d2 = self.words(1, 3), self.words(0, 3)
-                    typ = " (int)" if self.chance(0.2) else ""
-                    body.append(f"    {p.name}{typ}: {d1}")
-                    if d2:
-                        body.append(f"        {d2}")
-                    p.doc = (d1 + " " + d2).strip()
-                if self.chance(0.5):
-                    body += ["", "Returns:", "    " + self.words(1, 3)]
-            elif style == "numpy":
-                body += ["Parameters", "----------"]
-                for p in documented:
-                    d = self.words(1, 5)
-                    body.append(f"{p.name} : object" if self.chance(0.6) else p.name)
-                    body.append(f"    {d}")
-                    p.doc = d
-                if self.chance(0.5):
-                    body += ["", "Returns", "-------", "object", "    " + self.words(1, 3)]
-            else:
-                for p in documented:
-                    d1, d2 = self.words(1, 3), self.words(0, 2)
-                    body.append(f":param {p.name}: {d1}")
-                    if d2:
-                        body.append(f"    {d2}")
-                    p.doc = (d1 + " " + d2).strip()
-                if self.chance(0.5):
-                    body.append(":returns: " + self.words(1, 3))
+            body += ["", more + "."]
+            pieces.append(_Piece(more + ".", blank=True))
+        if style != "summary":
+            ends_with_entry = self.doc_section(style, params, body, pieces)
+            if self.chance(0.3):  # text after the section: a line at the heading's column ends it
+                tail = self.words(2, 5).capitalize() + "."
+                blank = not (ends_with_entry and style == "bullets") or self.chance(0.5)
+                body += ["", tail] if blank else [tail]
+                pieces.append(_Piece(tail, blank=blank))
+            if self.chance(0.3):  # a markdown list: each item on its own line
+                items = [(self.pick("-*+"), self.words(1, 3)) for _ in range(self.rng.randint(1, 3))]
+                body += ["", "Usage:"] + [f"{b} {w}" for b, w in items]
+                pieces.append(_Piece("Usage:", blank=True))
+                pieces += [_Piece(f"{b} {w}") for b, w in items]
+        described = _described(pieces)
         if len(body) == 1:
-            return f'{indent}"""{body[0]}"""', flat
+            return f'{indent}"""{body[0]}"""', described
         text = '"""' + body[0] + "\n" + "\n".join((indent + b) if b else "" for b in body[1:]) + "\n" + indent + '"""'
-        return indent + text, flat
+        return indent + text, described
+
+    def doc_section(self, style: str, params: list[ParamSpec], body: list[str], pieces: list[_Piece]) -> bool:
+        """The parameter entries of one style and maybe a returns section, into ``body``
+        (source lines) and ``pieces`` (the description's); whether an entry came last."""
+        documented: list[tuple[str, ParamSpec | None]] = [
+            (p.name, p) for p in params if p.kind == "normal" and self.chance(0.6)
+        ]
+        if self.chance(0.2):  # an entry naming no parameter: it stays in the description
+            documented.insert(self.rng.randint(0, len(documented)), ("zz_" + self.pick(WORDS), None))
+        body.append("")
+        heading = ""
+        if documented and style != "sphinx":  # a heading with no entry at all would be text
+            if style == "google":
+                heading = self.pick(
+                    ["Args:", "Arguments:", "Parameters:", "Params:", "args:", "ARGS:", "Keyword Args:"]
+                )
+            elif style == "bullets":
+                heading = self.pick(["Parameters:", "Args:", "Arguments:"])
+            else:
+                heading = "Parameters"
+            body += [heading, "-" * len(heading)] if style == "numpy" else [heading]
+            pieces.append(_Piece(heading, blank=True, role="heading"))
+        column = self.pick(["", "    "]) if style == "bullets" else ""
+        bullet, wrap = self.pick("-*"), self.pick(["", "", "`", "**"])
+        for n, (name, p) in enumerate(documented):
+            d1, d2 = self.words(1, 3), self.words(0, 3)
+            if style == "google":
+                typ = " (int)" if self.chance(0.2) else ""
+                body.append(f"    {name}{typ}: {d1}")
+                written = f"{name}{typ}: {d1}"
+            elif style == "bullets":
+                body.append(f"{column}{bullet} {wrap}{name}{wrap}: {d1}")
+                written = f"{bullet} {name if wrap == '`' else wrap + name + wrap}: {d1}"  # `x` keeps its text
+            elif style == "numpy":
+                typed = self.chance(0.6)
+                body += [f"{name} : object" if typed else name, f"    {d1}"]
+                written, d2 = (f"{name} : object" if typed else name) + f" {d1}", ""
+            else:
+                body.append(f":param {name}: {d1}")
+                written = f":param {name}: {d1}"
+            if d2:
+                body.append((column + "  " if style == "bullets" else "        " if style == "google" else "    ") + d2)
+                written += " " + d2
+            if p is not None:
+                p.doc = (d1 + " " + d2).strip()
+            blank = style == "sphinx" and n == 0  # the blank line before the first field
+            pieces.append(_Piece(written, blank=blank, role="entry", gone=p is not None))
+        if self.chance(0.5):
+            words = self.words(1, 3)
+            if style in ("google", "bullets"):
+                body += ["", "Returns:", "    " + words]
+                pieces += [_Piece("Returns:", blank=True), _Piece(words)]
+            elif style == "numpy":
+                body += ["", "Returns", "-------", "object", "    " + words]
+                pieces += [_Piece("Returns", blank=True), _Piece("object " + words)]
+            else:
+                body.append(":returns: " + words)
+                pieces.append(_Piece(":returns: " + words, blank=not documented))
+            return False
+        return bool(documented)
 
     def returns(self, m: Mod) -> tuple[str | None, Callable[[Naming], Frag | None], bool]:
         """(annotation or None, output schema, is_async)."""
@@ -2401,3 +2470,37 @@ if __name__ == "__main__":  # pragma: no cover - a quick look at one pair
         print(
             textwrap.indent("\n".join(f"{t.qualname}: static={t.static} runtime={t.runtime}" for t in mod.tools), "# ")
         )
+
+
+@dataclass
+class _Piece:
+    """One line of a generated tool description: its text, whether a blank line comes before
+    it, whether it is a parameters heading or an entry under one, and whether the entry names
+    one of the tool's parameters (so it leaves the description)."""
+
+    text: str
+    blank: bool = False
+    role: str = "text"
+    gone: bool = False
+
+
+def _described(pieces: list[_Piece]) -> str:
+    """The contract's layout: pieces on their own lines, ``\\n\\n`` where a blank line was (a
+    left-out piece passes its blank line on); a taken-out entry left out, and a parameters
+    heading whose entries all were."""
+    kept_under: set[int] = set()
+    heading_at = -1
+    for i, piece in enumerate(pieces):
+        if piece.role == "heading":
+            heading_at = i
+        elif piece.role == "entry" and not piece.gone:
+            kept_under.add(heading_at)
+    out: list[str] = []
+    blank = False
+    for i, piece in enumerate(pieces):
+        blank = blank or piece.blank
+        if piece.gone or (piece.role == "heading" and i not in kept_under):
+            continue
+        out.append(("\n\n" if blank else "\n") + piece.text if out else piece.text)
+        blank = False
+    return "".join(out)
