@@ -623,9 +623,10 @@ def check_tool(tool: ToolModel) -> list[Diagnostic]:
             f"the function is generic (type variable '{typevar}'{typevar_at}); a tool needs concrete types: "
             f"replace '{typevar}' with a concrete type such as 'str' or a dataclass",
         )
+    return_loc = tool.returns.loc if tool.returns.loc is not None else tool.loc
     for code, path, problem in return_findings:
         where = "Return type" + (f" {path}" if path else "")
-        at_def(code, f"{where}: {problem}")
+        out.append(Diagnostic(code, f"{prefix}{where}: {problem}", return_loc))
 
     seen_kinds: dict[str, str] = {}
     for p, findings in per_param:

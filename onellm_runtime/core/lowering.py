@@ -34,6 +34,7 @@ from .model import (
     Annotated,
     ArrayType,
     EnumType,
+    JsonType,
     LiteralType,
     MapType,
     Marker,
@@ -48,7 +49,7 @@ from .model import (
     Unsupported,
 )
 
-__all__ = ["CannotLower", "FrontEnd", "Lowering", "Subst", "ARRAYS", "BARE", "form_repr"]
+__all__ = ["CannotLower", "FrontEnd", "Lowering", "Subst", "ARRAYS", "BARE", "form_repr", "returned"]
 
 
 class CannotLower(Exception):
@@ -157,6 +158,35 @@ class FrontEnd(Protocol):
     def cache_record(self, cls: FClass, subst: Subst, record: Record, read: object) -> None:
         """Keep a record that is right under any enclosing records (acyclic, within the depth)."""
         ...
+
+
+#: ``Any`` where a return annotation writes it: any JSON value, written by the value's own type.
+_ANY_RETURNED = JsonType("value", own_type=True)
+
+
+def returned(node: TypeNode) -> TypeNode:
+    """A return type's node with each ``Any`` written in the annotation itself (alone, in a
+    container, under ``Optional`` or ``Annotated``) read as ``JsonValue``: a result needs no
+    schema for a model to fill. A record's fields are its class's, not the annotation's, and
+    stay as they are; a node without ``Any`` is returned as it is."""
+    if isinstance(node, Unsupported):
+        return _ANY_RETURNED if node.reason == "any" else node
+    if isinstance(node, Annotated):
+        inner = returned(node.inner)
+        return node if inner is node.inner else Annotated(inner, node.markers)
+    if isinstance(node, Nullable):
+        inner = returned(node.inner)
+        return node if inner is node.inner else Nullable(inner)
+    if isinstance(node, ArrayType):
+        item = returned(node.item)
+        return node if item is node.item else ArrayType(item, node.kind)
+    if isinstance(node, MapType):
+        value = returned(node.value)
+        return node if value is node.value else MapType(value)
+    if isinstance(node, UnionType):
+        members = tuple(returned(m) for m in node.members)
+        return node if all(a is b for a, b in zip(members, node.members)) else UnionType(members)
+    return node
 
 
 def form_repr(form: Form) -> str:

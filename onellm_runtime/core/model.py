@@ -148,9 +148,15 @@ class MapType:
 @quick_init
 @dataclass(frozen=True)
 class JsonType:
-    """``JsonValue`` (any), ``JsonObject``, ``JsonArray``."""
+    """``JsonValue`` (any), ``JsonObject``, ``JsonArray``.
+
+    ``own_type``: ``Any`` in a return annotation, read as ``JsonValue`` there; the value
+    returned is written by its own type (a ``datetime`` as RFC 3339, a dataclass as an
+    object), then checked as any JSON value is.
+    """
 
     kind: L["value", "object", "array"]
+    own_type: bool = False
 
 
 RecordKind = L["dataclass", "namedtuple", "typeddict", "basemodel"]
@@ -421,6 +427,9 @@ class Returns:
     kind: ReturnKind
     #: The return type (``async def`` and ``Awaitable[T]`` unwrapped), for ``kind == "type"``.
     type: TypeNode | None = None
+    #: Where a static diagnostic about the return type is reported: the return annotation
+    #: (None: the tool's own ``loc``). Never part of equality.
+    loc: object = field(default=None, compare=False, repr=False)
 
 
 @quick_init

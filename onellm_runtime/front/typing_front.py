@@ -48,7 +48,7 @@ from ..core.forms import (
     Meta,
     NodeMeta,
 )
-from ..core.lowering import Lowering, Subst
+from ..core.lowering import Lowering, Subst, returned
 from ..core.model import (
     NO_DEFAULT,
     NONE_DEFAULT,
@@ -867,7 +867,7 @@ def _returns_of(tp: object, site: Site | None = None) -> Returns:
         item = args[0] if args else None
         if item in _PARTS or (typing.get_origin(item) in _UNIONS and all(a in _PARTS for a in typing.get_args(item))):
             return Returns("parts")
-    return Returns("type", lower_type(tp, site, written))
+    return Returns("type", returned(lower_type(tp, site, written)))
 
 
 _NO_PARAMS: tuple[str, ...] = ()
