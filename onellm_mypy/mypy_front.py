@@ -60,7 +60,7 @@ from mypy.types import (
 )
 
 from onellm_runtime.aliases import SIZED_INTS
-from onellm_runtime.core import fields, markers
+from onellm_runtime.core import fields, foreign, markers
 from onellm_runtime.core.forms import (
     FAnnotated,
     FAny,
@@ -623,6 +623,9 @@ class Frontend:
         fullname = sym.fullname
         if fullname in _ANY:
             return FAny()
+        if fullname in foreign.FULLNAMES:  # read by its row, whatever typeshed or pydantic's stubs make of it
+            module, _, name = fullname.rpartition(".")
+            return FClass(fullname, module, name, node)
         if fullname in type_aliases:  # typing.List and friends: a bare alias of their origin
             origin = self._cls(type_aliases[fullname])
             return FGeneric(origin, ()) if origin is not None else FOther(ast.unparse(expr))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal, Protocol
 
-from . import rules
+from . import foreign, rules
 from .forms import (
     FAnnotated,
     FAny,
@@ -235,6 +235,10 @@ class Lowering:
         if isinstance(f, FClass):
             if f.fullname == "builtins.object":
                 return Unsupported("object")
+            if f.fullname in foreign.FULLNAMES:  # the runtime's handle is the class object itself
+                found = foreign.node_for(f.fullname, f.handle if isinstance(f.handle, type) else None)
+                if found is not None:
+                    return found
             known = self.front.known(f)
             if known is not None:
                 return known

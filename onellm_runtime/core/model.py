@@ -75,6 +75,10 @@ class Scalar:
     maximum: int | None = None
     #: The sized-integer alias name (``"Int32"``), for messages and nothing else.
     alias: str | None = None
+    #: Runtime only: the class the binder builds a string's value with once it is checked
+    #: (a pydantic URL type, ``core.foreign``), and how a returned one is recognised; None:
+    #: the value is the JSON value. Never part of equality.
+    make: object = field(default=None, compare=False, repr=False)
 
 
 @quick_init
@@ -281,6 +285,8 @@ UnsupportedReason = L[
     "unresolved",  # an annotation that cannot be resolved (name given)
     "syntax",  # a string annotation that is not a Python expression (its text given, quoted)
     "too_deep",  # records nested deeper than MAX_RECORD_DEPTH (the limit given)
+    "secret",  # a pydantic SecretStr / SecretBytes (name given)
+    "runtime_object",  # an invoker, a tool, a loop, a logger, a lock ... (name given, core.foreign)
     "none",  # a bare None where a value type is needed
     "other",  # anything else (name given)
 ]

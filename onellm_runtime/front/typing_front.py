@@ -25,7 +25,7 @@ import typing_extensions
 from ..aliases import CharMarker, JsonMarker, SizedInt
 from ..context import CancellationToken, ToolContext
 from ..core import fields as field_args
-from ..core import markers
+from ..core import foreign, markers
 from ..core.caches import BoundedCache
 from ..core.enums import enum_node, enum_wire, kept_enum
 from ..core.fielddefaults import annotated_default, field_default, stored_field, with_markers
@@ -175,6 +175,9 @@ class _Evaluation:
         if isinstance(tp, type):
             return _class_form(tp)
         if callable(tp):
+            made_by = f"{getattr(tp, '__module__', '')}.{getattr(tp, '__qualname__', '')}"
+            if made_by in foreign.FULLNAMES:  # threading.Lock: a class to typeshed, a function here
+                return FClass(made_by, made_by.rpartition(".")[0], made_by.rpartition(".")[2], None)
             return _CALLABLE_FORM
         return FOther(repr(tp))
 

@@ -139,6 +139,17 @@ def _ordered(items: list[Any]) -> list[Any]:
 
 def _scalar(node: Scalar) -> _Writer:
     """The writer of the kind's row, for values of the types it writes."""
+    made = node.make
+    if isinstance(made, type):  # a pydantic URL type: written as its text
+
+        def text_of(v: Any) -> Any:
+            if isinstance(v, str) and not isinstance(v, made):
+                return v
+            if not isinstance(v, made):
+                raise _Mismatch
+            return str(v)
+
+        return text_of
     row = node.kind.row
     writes, refuses, write = row.writes, row.refuses, row.write
     if write is _SAME:
@@ -345,11 +356,15 @@ def compile_converter(tool: ToolModel) -> Converter:
         return _by_own_type
     nullable = isinstance(node, Nullable) or isinstance(getattr(node, "inner", None), Nullable)
     if category == "text":
+        base = rules.strip(node)
+        made = base.make if isinstance(base, Scalar) and isinstance(base.make, type) else str
 
         def text(value: object) -> ToolResult | list[Part]:
             if value is None:
                 return [TextPart("null")]
-            return [TextPart(value)] if isinstance(value, str) else _by_own_type(value)
+            if isinstance(value, str):
+                return [TextPart(value)]
+            return [TextPart(str(value))] if isinstance(value, made) else _by_own_type(value)
 
         return text
     if category == "json":
