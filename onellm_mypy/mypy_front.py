@@ -345,6 +345,20 @@ class Frontend:
                 names.append(name)
         return names
 
+    def class_namer(self, scope: Scope) -> src.ClassNamed:
+        """Tells the class a name or attribute names (``Field(int, ...)``), by its name."""
+        value_scope = Scope(scope.module, scope.cls, False, scope.class_names)
+
+        def named(expr: ast.expr) -> str | None:
+            if not isinstance(expr, (ast.Name, ast.Attribute)):
+                return None
+            sym = self.lookup(expr, value_scope)
+            if isinstance(sym, SymbolTableNode) and isinstance(sym.node, TypeInfo):
+                return _qualname(sym.node)
+            return None
+
+        return named
+
     def resolver(self, scope: Scope) -> src.Resolve:
         """Name resolution for constant values (defaults, options, marker arguments)."""
 
@@ -780,6 +794,10 @@ class Frontend:
                     continue
                 sym = self.lookup(expr, Scope(scope.module, scope.cls, False, scope.class_names))
                 if isinstance(sym, SymbolTableNode) and isinstance(sym.node, TypeInfo):
+                    for base in sym.node.mro:  # a marker class written without a call (InjectedToolCallId)
+                        if base.fullname in markers.REFUSED_CLASSES:
+                            refused = markers.refused_class(base.fullname)
+                            return () if refused is None else (refused,)
                     return (markers.class_as_metadata(_qualname(sym.node)),)
             return self._meta_value(expr, scope)
         return ()
@@ -793,7 +811,7 @@ class Frontend:
         if fullname is None:
             return ()
         if fullname == src.FIELD_FUNCTION:
-            return fields.in_annotated(src.field_from_call(call, resolve))
+            return fields.in_annotated(src.field_from_call(call, resolve, self.class_namer(scope)))
         if markers.spec_for_call(fullname) is not None:
             found = src.marker_from_call(fullname, call, resolve)
             return () if found is None else (found,)

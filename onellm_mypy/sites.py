@@ -308,7 +308,7 @@ class _ToolLowering:
                 continue
             reading = None
             if isinstance(default_expr, ast.Call) and fe.fullname_of(default_expr.func, value_scope) in FIELD_FUNCS:
-                reading = src.field_from_call(default_expr, resolve)  # a pydantic Field as the default
+                reading = src.field_from_call(default_expr, resolve, fe.class_namer(value_scope))  # a pydantic Field
                 default = field_default(reading, src.default_of)
             elif default_expr is not None:
                 read = default_expr

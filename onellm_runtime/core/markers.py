@@ -61,6 +61,7 @@ __all__ = [
     "other_metadata",
     "class_as_metadata",
     "INCLUSIVE_FIX",
+    "INJECTED_FIX",
 ]
 
 
@@ -600,6 +601,18 @@ _VALIDATOR_FIX = (
 )
 _SERIALIZER_FIX = "is not run by onellm (a value is written by its type); convert the value in the tool body"
 _PD = "pydantic"
+#: LangChain's markers of arguments its runtime fills in: onellm's ToolContext carries those values.
+_LC_TOOLS = "langchain_core.tools.base"
+_LG_TOOLS = "langgraph.prebuilt.tool_node"
+INJECTED_FIX = (
+    "onellm has no injected arguments: take the value from ToolContext (ctx.call_id, ctx.services) and drop the "
+    "parameter"
+)
+
+
+def _injected(name: str) -> str:
+    return f"{name} marks an argument LangChain fills in, and {INJECTED_FIX}"
+
 
 #: Metadata classes both sides refuse with a fix of their own (by full name), and those
 #: accepted with no meaning on the wire (None): anything else not in the table is refused
@@ -627,6 +640,10 @@ REFUSED_CLASSES: dict[str, str | None] = {
         "Discriminator('field')"
     ),
     f"{_PD}.types.Strict": None,  # the binder is strict anyway
+    f"{_LC_TOOLS}.InjectedToolArg": _injected("InjectedToolArg"),
+    f"{_LC_TOOLS}.InjectedToolCallId": _injected("InjectedToolCallId"),
+    f"{_LG_TOOLS}.InjectedState": _injected("InjectedState"),
+    f"{_LG_TOOLS}.InjectedStore": _injected("InjectedStore"),
 }
 
 
@@ -669,6 +686,10 @@ def read_metadata(meta: object) -> tuple[Marker, ...]:
             refused = refused_class(name)
             return () if refused is None else (refused,)
     if isinstance(meta, type):
+        for name in _class_names(meta):  # a marker class written without a call (InjectedToolCallId)
+            if name in REFUSED_CLASSES:
+                refused = refused_class(name)
+                return () if refused is None else (refused,)
         return (class_as_metadata(_shown_name(meta)),)
     return (other_metadata(_shown_name(type(meta))),)
 
