@@ -60,7 +60,7 @@ from mypy.types import (
 )
 
 from onellm_runtime.aliases import SIZED_INTS
-from onellm_runtime.core import fields, foreign, markers
+from onellm_runtime.core import constrained, fields, foreign, markers
 from onellm_runtime.core.forms import (
     FAnnotated,
     FAny,
@@ -630,7 +630,47 @@ class Frontend:
             return self._symbol_form(sym, expr, scope, d)
         if isinstance(expr, ast.Subscript):
             return self._subscript(expr, scope, d)
+        if isinstance(expr, ast.Call):
+            made = self._constrained(expr, scope, d)
+            if made is not None:
+                return made
         return FOther(ast.unparse(expr))
+
+    def _constrained(self, call: ast.Call, scope: Scope, depth: int) -> Form | None:
+        """A pydantic ``conint(...)``/``constr(...)``/... call in a type's place, as the
+        ``Annotated`` type it returns at runtime (``constrained.RETURNS``); None for any other call."""
+        sym = self.lookup(call.func, Scope(scope.module, scope.cls, False, scope.class_names))
+        if not isinstance(sym, SymbolTableNode) or sym.fullname not in constrained.RETURNS:
+            return None
+        shape = constrained.RETURNS[sym.fullname]
+        resolve = self.resolver(Scope(scope.module, scope.cls, False, True))
+        args: dict[str, object] = {}
+        for kw in call.keywords:
+            if kw.arg is None:
+                return FAnnotated(
+                    FOther(ast.unparse(call)), (markers.refusal(_unreadable_metadata(call), markers.NOT_COMPUTED),)
+                )
+            value = src.read_constant(kw.value, resolve)
+            if isinstance(value, (src.Unreadable, src.Opaque, EnumValue)):
+                return FAnnotated(
+                    FOther(ast.unparse(call)), (markers.refusal(_unreadable_metadata(call), markers.NOT_COMPUTED),)
+                )
+            args[kw.arg] = value
+        base: Form | None
+        if shape.item:
+            if len(call.args) != 1:
+                return None
+            origin = self._cls(shape.base)
+            if origin is None:
+                return None
+            base = FGeneric(origin, (self.evaluate(call.args[0], scope, depth),))
+        else:
+            if call.args:
+                return None
+            base = self._cls(shape.base)
+            if base is None:
+                return None
+        return FAnnotated(base, constrained.metadata(shape, args))
 
     def _symbol_form(self, sym: SymbolTableNode, expr: ast.expr, scope: Scope, depth: int) -> Form:
         node = sym.node
@@ -748,7 +788,7 @@ class Frontend:
         node = sym.node
         if fullname in _ANNOTATED:
             base = self.evaluate(elts[0], scope, depth)
-            metas = tuple(m for e in elts[1:] for m in self._meta(e, scope, depth))
+            metas = markers.without_placeholders(tuple(m for e in elts[1:] for m in self._meta(e, scope, depth)))
             return annotated(base, metas)
         if fullname in _OPTIONAL:
             return union([self.evaluate(elts[0], scope, depth), FNone()])

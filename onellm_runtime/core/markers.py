@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from .. import annotations as ann
 from . import rules
@@ -35,6 +35,9 @@ from .model import (
     UnionType,
 )
 from .patterns import pattern_problem
+
+if TYPE_CHECKING:
+    from .forms import Meta
 
 __all__ = [
     "REQUIRED",
@@ -62,6 +65,8 @@ __all__ = [
     "class_as_metadata",
     "INCLUSIVE_FIX",
     "INJECTED_FIX",
+    "NONE_METADATA",
+    "without_placeholders",
 ]
 
 
@@ -681,6 +686,8 @@ def read_metadata(meta: object) -> tuple[Marker, ...]:
 
     if fields.is_field_info(meta):
         return fields.in_annotated(fields.read_field(fields.field_arguments(meta)))
+    if type(meta).__name__ == _GENERAL_METADATA and type(meta).__module__.startswith("pydantic."):
+        return _general_metadata(meta)
     for name in _class_names(type(meta)):
         if name in REFUSED_CLASSES:
             refused = refused_class(name)
@@ -692,6 +699,38 @@ def read_metadata(meta: object) -> tuple[Marker, ...]:
                 return () if refused is None else (refused,)
         return (class_as_metadata(_shown_name(meta)),)
     return (other_metadata(_shown_name(type(meta))),)
+
+
+#: ``None`` met as metadata: refused, unless pydantic's ``con*`` functions left it (below).
+NONE_METADATA = other_metadata("NoneType")
+#: The rows a pydantic ``conint``/``confloat``/``condecimal``/``conbytes`` result always holds
+#: beside the ``None`` it leaves for each argument not given.
+_CONSTRAINED_ROWS = ("Interval", "Len")
+
+
+def without_placeholders(found: tuple[Meta, ...]) -> tuple[Meta, ...]:
+    """An ``Annotated``'s metadata without the ``None`` items pydantic's constrained-type
+    functions put where an argument was not given (``conint(ge=1)`` is ``Annotated[int, None,
+    Interval(ge=1), None]``): told by the ``Interval`` or ``Len`` those results always hold.
+    Any other ``None`` stays, and is refused."""
+    if NONE_METADATA not in found:
+        return found
+    if not any(isinstance(m, Marker) and m.spec.written in _CONSTRAINED_ROWS for m in found):
+        return found
+    return tuple(m for m in found if m != NONE_METADATA)
+
+
+#: pydantic's holder of several ``Field``-like arguments (``condecimal``'s ``max_digits``).
+_GENERAL_METADATA = "_PydanticGeneralMetadata"
+
+
+def _general_metadata(meta: object) -> tuple[Marker, ...]:
+    """pydantic's general metadata object, read as the ``Field`` arguments it holds (each
+    given one refused by its ``Field`` row: ``max_digits``, ``decimal_places`` ...)."""
+    from . import fields
+
+    given = {k: v for k, v in vars(meta).items() if v is not None}
+    return fields.read_field(given).markers
 
 
 def _shown_name(cls: type) -> str:
