@@ -87,7 +87,7 @@ def test_an_import_that_exits_or_fails_is_exit_2_naming_the_module(tmp_path: Pat
     assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", f"before\n{message}\n")
 
 
-REFUSED_METHOD = '''\
+REFUSED_METHOD = """\
 from onellm_runtime import tool
 
 
@@ -99,7 +99,7 @@ class Tools:
     @tool
     def use(self, p: Plain) -> str:
         return ""
-'''
+"""
 REFUSED_METHOD_TEXT = (
     "Tool 'use': Parameter 'p': class 'Plain' is not a dataclass, NamedTuple, TypedDict or pydantic BaseModel, "
     "so arguments cannot be built into it; make it a dataclass, NamedTuple, TypedDict or pydantic BaseModel  "
