@@ -162,5 +162,5 @@ def test_without_mypy_the_static_side_says_what_to_install(tmp_path: Path) -> No
         assert (proc.returncode, proc.stdout, proc.stderr) == (
             2,
             "",
-            "onellm: error: the static side needs mypy: pip install 'onellm-tools[mypy]'\n",
+            "onellm: error: the static side needs mypy: pip install -e '.[mypy]' in a clone of onellm (once published: pip install 'onellm-tools[mypy]')\n",
         )

@@ -17,12 +17,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from ..errortext import install_hint
 from . import manifest
 from .modulepath import find_module
 
 __all__ = ["COMMANDS", "Command", "main", "runtime_entries", "static_entries"]
 
-INSTALL_HINT = "pip install 'onellm-tools[mypy]'"
+INSTALL_HINT = install_hint("mypy")
 
 
 class UsageError(Exception):
@@ -210,7 +211,7 @@ def _lsp(argv: Sequence[str]) -> int:
     try:
         from onellm_mypy.lsp import main as lsp
     except ModuleNotFoundError as e:
-        return _usage_error(f"the language server needs {e.name}: pip install 'onellm-tools[lsp]'")
+        return _usage_error(f"the language server needs {e.name}: {install_hint('lsp')}")
     return lsp(list(argv))
 
 
