@@ -150,9 +150,9 @@ class Compiler:
     def _spec(self, node: TypeNode) -> tuple[Any, ...]:
         """How a generated fast path may check a value of ``node`` inline (see ``codegen._inline``)."""
         base = rules.strip(node)
-        if isinstance(base, Scalar) and base.make is not None:
-            return ("call",)  # built into a class after its check
         if isinstance(base, Scalar):
+            if base.make is not None:
+                return ("call",)  # built into a class after its check
             c = markers.constraints_of(node)
             if base.kind == ScalarKind.STR:
                 plain = c.min_length is None and c.max_length is None and c.pattern is None and c.format is None

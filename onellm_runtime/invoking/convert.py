@@ -112,7 +112,7 @@ def _plain_container(value: object, open_ids: set[int], keep_unknown: bool) -> o
     if isinstance(value, Mapping):
         mapping: Mapping[Any, Any] = cast(Any, value)
         if keep_unknown and not all(type(k) is str for k in mapping):
-            return value  # keys JSON cannot hold: the check names them
+            return cast(object, mapping)  # keys JSON cannot hold: the check names them
         return {str(k): _plain(v, open_ids, keep_unknown) for k, v in mapping.items()}
     if isinstance(value, (set, frozenset)):
         return _ordered([_plain(v, open_ids, keep_unknown) for v in cast("Iterable[Any]", value)])
