@@ -184,8 +184,8 @@ class _Evaluation:
     def _generic(self, tp: object, origin: object, args: tuple[Any, ...]) -> Form:
         if origin in _ANNOTATED:
             metadata = cast("tuple[object, ...]", getattr(tp, "__metadata__"))
-            found = markers.without_placeholders(tuple(m for meta in metadata for m in _meta(meta)))
-            return FAnnotated(self.evaluate(args[0]), found)
+            base = self.evaluate(args[0])
+            return FAnnotated(base, markers.without_placeholders(tuple(m for meta in metadata for m in _meta(meta))))
         if origin in _UNIONS:
             return FUnion(tuple(self.evaluate(a) for a in self._written_members(tp, args)))
         if origin in _LITERALS:
