@@ -249,3 +249,68 @@ def test_langchains_injected_markers_are_refused_alike_on_both_sides(tmp_path: P
     )
     runtime = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert runtime.stdout.splitlines() == [f"OLT013 {message}" for _, message in expected], runtime.stderr
+
+
+_BOTH_SIDES = """\
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from onellm_runtime import tool
+
+
+@dataclass
+class Row:
+    value: Any
+
+
+@tool
+def read_row(key: str) -> Row:
+    return Row(key)
+
+
+@tool
+def guarded(lock: threading.Lock, again: threading.RLock) -> str:
+    return ""
+"""
+
+
+@pytest.mark.parametrize(
+    ("tool_name", "expected"),
+    [
+        # Any in a record's field is the record's, not the return annotation's: still refused
+        (
+            "read_row",
+            [
+                "Tool 'read_row': Return type field 'value': 'Any' has no schema; use a concrete type, or JsonValue "
+                "to accept any JSON value  [OLT003]"
+            ],
+        ),
+        # threading.Lock is a class to typeshed and a function at run time before Python 3.13
+        (
+            "guarded",
+            [
+                f"Tool 'guarded': Parameter '{name}': 'threading.{cls}' is a runtime object, which a model cannot "
+                "send; runtime objects reach a tool through ToolContext.services: take a ToolContext parameter and "
+                "read it from ctx.services  [OLT002]"
+                for name, cls in (("lock", "Lock"), ("again", "RLock"))
+            ],
+        ),
+    ],
+)
+def test_refused_alike_on_both_sides(tmp_path: Path, tool_name: str, expected: list[str]) -> None:
+    source = _BOTH_SIDES.split("\n\n\n@tool\n")
+    head = source[0]  # the imports and the record
+    body = next(block for block in source[1:] if block.startswith(f"def {tool_name}("))
+    (tmp_path / "m.py").write_text(f"{head}\n\n\n@tool\n{body}")
+    static = subprocess.run(
+        [sys.executable, "-m", "onellm_runtime", "check", "m.py"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert [line.split(": error: ")[1] for line in static.stdout.splitlines()] == expected
+    runtime = subprocess.run(
+        [sys.executable, "-m", "onellm_runtime", "schemas", "--runtime", "m.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert (runtime.returncode, runtime.stderr.splitlines()[1:]) == (1, expected)
