@@ -1,4 +1,5 @@
-"""Tools served to MCP clients: ``onellm serve-mcp examples/mcp_server.py`` (needs ``pip install 'onellm-tools[mcp]'``).
+"""Tools served to MCP clients: ``onellm serve-mcp examples/mcp_server.py``
+(needs the ``mcp`` extra: ``pip install -e '.[mcp]'`` in a clone).
 
 Any MCP client (Claude Desktop, an IDE, the ``mcp`` package's ``Client``) lists these tools
 exactly as ``mcp_tool(t)`` writes them, and every call is bound strictly: a bad argument

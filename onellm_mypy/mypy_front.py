@@ -60,7 +60,7 @@ from mypy.types import (
 )
 
 from onellm_runtime.aliases import SIZED_INTS
-from onellm_runtime.core import fields, markers
+from onellm_runtime.core import constrained, fields, foreign, markers
 from onellm_runtime.core.forms import (
     FAnnotated,
     FAny,
@@ -345,6 +345,20 @@ class Frontend:
                 names.append(name)
         return names
 
+    def class_namer(self, scope: Scope) -> src.ClassNamed:
+        """Tells the class a name or attribute names (``Field(int, ...)``), by its name."""
+        value_scope = Scope(scope.module, scope.cls, False, scope.class_names)
+
+        def named(expr: ast.expr) -> str | None:
+            if not isinstance(expr, (ast.Name, ast.Attribute)):
+                return None
+            sym = self.lookup(expr, value_scope)
+            if isinstance(sym, SymbolTableNode) and isinstance(sym.node, TypeInfo):
+                return _qualname(sym.node)
+            return None
+
+        return named
+
     def resolver(self, scope: Scope) -> src.Resolve:
         """Name resolution for constant values (defaults, options, marker arguments)."""
 
@@ -616,13 +630,56 @@ class Frontend:
             return self._symbol_form(sym, expr, scope, d)
         if isinstance(expr, ast.Subscript):
             return self._subscript(expr, scope, d)
+        if isinstance(expr, ast.Call):
+            made = self._constrained(expr, scope, d)
+            if made is not None:
+                return made
         return FOther(ast.unparse(expr))
+
+    def _constrained(self, call: ast.Call, scope: Scope, depth: int) -> Form | None:
+        """A pydantic ``conint(...)``/``constr(...)``/... call in a type's place, as the
+        ``Annotated`` type it returns at runtime (``constrained.RETURNS``); None for any other call."""
+        sym = self.lookup(call.func, Scope(scope.module, scope.cls, False, scope.class_names))
+        if not isinstance(sym, SymbolTableNode) or sym.fullname not in constrained.RETURNS:
+            return None
+        shape = constrained.RETURNS[sym.fullname]
+        resolve = self.resolver(Scope(scope.module, scope.cls, False, True))
+        args: dict[str, object] = {}
+        for kw in call.keywords:
+            if kw.arg is None:
+                return FAnnotated(
+                    FOther(ast.unparse(call)), (markers.refusal(_unreadable_metadata(call), markers.NOT_COMPUTED),)
+                )
+            value = src.read_constant(kw.value, resolve)
+            if isinstance(value, (src.Unreadable, src.Opaque, EnumValue)):
+                return FAnnotated(
+                    FOther(ast.unparse(call)), (markers.refusal(_unreadable_metadata(call), markers.NOT_COMPUTED),)
+                )
+            args[kw.arg] = value
+        base: Form | None
+        if shape.item:
+            if len(call.args) != 1:
+                return None
+            origin = self._cls(shape.base)
+            if origin is None:
+                return None
+            base = FGeneric(origin, (self.evaluate(call.args[0], scope, depth),))
+        else:
+            if call.args:
+                return None
+            base = self._cls(shape.base)
+            if base is None:
+                return None
+        return FAnnotated(base, constrained.metadata(shape, args))
 
     def _symbol_form(self, sym: SymbolTableNode, expr: ast.expr, scope: Scope, depth: int) -> Form:
         node = sym.node
         fullname = sym.fullname
         if fullname in _ANY:
             return FAny()
+        if fullname in foreign.FULLNAMES:  # read by its row, whatever typeshed or pydantic's stubs make of it
+            module, _, name = fullname.rpartition(".")
+            return FClass(fullname, module, name, node)
         if fullname in type_aliases:  # typing.List and friends: a bare alias of their origin
             origin = self._cls(type_aliases[fullname])
             return FGeneric(origin, ()) if origin is not None else FOther(ast.unparse(expr))
@@ -731,7 +788,7 @@ class Frontend:
         node = sym.node
         if fullname in _ANNOTATED:
             base = self.evaluate(elts[0], scope, depth)
-            metas = tuple(m for e in elts[1:] for m in self._meta(e, scope, depth))
+            metas = markers.without_placeholders(tuple(m for e in elts[1:] for m in self._meta(e, scope, depth)))
             return annotated(base, metas)
         if fullname in _OPTIONAL:
             return union([self.evaluate(elts[0], scope, depth), FNone()])
@@ -777,6 +834,10 @@ class Frontend:
                     continue
                 sym = self.lookup(expr, Scope(scope.module, scope.cls, False, scope.class_names))
                 if isinstance(sym, SymbolTableNode) and isinstance(sym.node, TypeInfo):
+                    for base in sym.node.mro:  # a marker class written without a call (InjectedToolCallId)
+                        if base.fullname in markers.REFUSED_CLASSES:
+                            refused = markers.refused_class(base.fullname)
+                            return () if refused is None else (refused,)
                     return (markers.class_as_metadata(_qualname(sym.node)),)
             return self._meta_value(expr, scope)
         return ()
@@ -790,7 +851,7 @@ class Frontend:
         if fullname is None:
             return ()
         if fullname == src.FIELD_FUNCTION:
-            return fields.in_annotated(src.field_from_call(call, resolve))
+            return fields.in_annotated(src.field_from_call(call, resolve, self.class_namer(scope)))
         if markers.spec_for_call(fullname) is not None:
             found = src.marker_from_call(fullname, call, resolve)
             return () if found is None else (found,)

@@ -340,7 +340,7 @@ def _read_record(fe: Frontend, lowering: Lowering, info: TypeInfo) -> Record:
             default = NO_DEFAULT
             value = stmt.value if stmt is not None else None
             if isinstance(value, ast.Call) and _is_field_call(fe, stmt, scope):
-                reading = src.field_from_call(value, fe.resolver(scope))
+                reading = src.field_from_call(value, fe.resolver(scope), fe.class_namer(scope))
                 node = with_markers(node, reading.markers)
                 default = field_default(reading, src.default_of)
             elif value is not None:

@@ -39,7 +39,7 @@ from mypy.types import CallableType, Instance, LiteralType, Type, get_proper_typ
 from onellm_runtime.core import rules
 from onellm_runtime.core.fielddefaults import annotated_default, field_default, with_markers
 from onellm_runtime.core.forms import FClass, FGeneric, FNone, Form, FUnion
-from onellm_runtime.core.lowering import ARRAYS
+from onellm_runtime.core.lowering import ARRAYS, returned
 from onellm_runtime.core.model import Param, ParamKind, Returns, ToolModel, TypeNode, Unsupported
 from onellm_runtime.core.options import DEFAULT_OPTIONS, OPTION_NAMES, ToolOptions
 
@@ -308,7 +308,7 @@ class _ToolLowering:
                 continue
             reading = None
             if isinstance(default_expr, ast.Call) and fe.fullname_of(default_expr.func, value_scope) in FIELD_FUNCS:
-                reading = src.field_from_call(default_expr, resolve)  # a pydantic Field as the default
+                reading = src.field_from_call(default_expr, resolve, fe.class_namer(value_scope))  # a pydantic Field
                 default = field_default(reading, src.default_of)
             elif default_expr is not None:
                 read = default_expr
@@ -338,6 +338,8 @@ class _ToolLowering:
                 default = found
             params.append(Param(name, node, "normal", settle(default, node), loc))
         returns = self.returns(returns_ann, ann_scope)
+        if returns_ann is not None and site.def_loc is site.func:  # the def is in the module checked
+            returns = replace(returns, loc=_located(returns_ann))
         type_params = tuple(getattr(t, "name", "") for t in getattr(fn, "type_params", ()) or ())
         is_lambda = isinstance(fn, ast.Lambda)
         return ToolModel(
@@ -368,7 +370,15 @@ class _ToolLowering:
             item = form.args[0] if form.args else None
             if _is_part(item) or _is_parts_union(item):
                 return Returns("parts")
-        return Returns("type", self.lowered(form, key, "return"))
+        return Returns("type", returned(self.lowered(form, key, "return")))
+
+
+def _located(node: ast.expr) -> Context:
+    """A mypy location spanning ``node`` (a return annotation), for the diagnostics about it."""
+    loc = Context(node.lineno, node.col_offset)
+    loc.end_line = node.end_lineno
+    loc.end_column = node.end_col_offset
+    return loc
 
 
 def no_source(module: str) -> str:

@@ -651,11 +651,14 @@ def _not_computed(name: str, expr: ast.expr | None = None) -> Marker:
     return refusal(not_computed_text(what), NOT_COMPUTED)
 
 
-def field_call_arguments(call: ast.Call, resolve: Resolve) -> tuple[dict[str, object], tuple[Marker, ...]]:
+def field_call_arguments(
+    call: ast.Call, resolve: Resolve, class_named: ClassNamed | None = None
+) -> tuple[dict[str, object], tuple[Marker, ...]]:
     """A ``Field(...)`` call's arguments by name, as ``core.fields.read_field`` takes them
     (the first positional argument is ``default``; ``...`` stays ``Ellipsis``: no default;
     ``default_factory`` is kept as its expression, never called), and an OLT014 marker for
-    each argument whose value cannot be computed."""
+    each argument whose value cannot be computed. A default that names a class
+    (``class_named``) is handed on as ``fields.NamedClass``, as the runtime hands the class."""
     arguments: dict[str, object] = {}
     problems: list[Marker] = []
     exprs: list[tuple[str, ast.expr]] = []
@@ -673,6 +676,10 @@ def field_call_arguments(call: ast.Call, resolve: Resolve) -> tuple[dict[str, ob
         if name == "default_factory":
             arguments[name] = expr
             continue
+        shown = class_named(expr) if class_named is not None and name == "default" else None
+        if shown is not None:
+            arguments[name] = fields.NamedClass(shown)
+            continue
         value = read_constant(expr, resolve)
         if isinstance(value, Unreadable) or (isinstance(value, Opaque) and _sets_keyword(name)):
             if _sets_keyword(name) or name == "default":
@@ -686,10 +693,14 @@ def _sets_keyword(name: str) -> bool:
     return isinstance(fields.ARGUMENTS.get(name), MarkerSpec)
 
 
-def field_from_call(call: ast.Call, resolve: Resolve) -> fields.FieldReading:
+#: The name of the class an expression names (``int``, ``mod.Order``), else None.
+ClassNamed = Callable[[ast.expr], "str | None"]
+
+
+def field_from_call(call: ast.Call, resolve: Resolve, class_named: ClassNamed | None = None) -> fields.FieldReading:
     """A ``Field(...)`` call read as the runtime reads the ``FieldInfo`` it makes; the
     markers include the OLT014 ones for arguments the source does not let us compute."""
-    arguments, problems = field_call_arguments(call, resolve)
+    arguments, problems = field_call_arguments(call, resolve, class_named)
     reading = fields.read_field(arguments)
     return dataclasses.replace(reading, markers=problems + reading.markers)
 

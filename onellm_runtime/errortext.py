@@ -7,7 +7,7 @@ escape the invoker or grow a result without bound.
 
 from __future__ import annotations
 
-__all__ = ["MESSAGE_LIMIT", "cut", "describe"]
+__all__ = ["MESSAGE_LIMIT", "cut", "describe", "install_hint"]
 
 #: The longest exception text an error result repeats, in characters (the last one is ``…``).
 MESSAGE_LIMIT = 2000
@@ -52,3 +52,9 @@ def describe(error: BaseException) -> str:
     name = type(error).__name__
     text = _text_of(error)
     return f"{name}: {cut(text)}" if text else name
+
+
+def install_hint(extra: str) -> str:
+    """How a message says to install one of onellm's extras: from a clone of the repository,
+    which works today, and by the distribution's name once it is on the package index."""
+    return f"pip install -e '.[{extra}]' in a clone of onellm (once published: pip install 'onellm-tools[{extra}]')"

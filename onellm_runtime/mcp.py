@@ -1,4 +1,4 @@
-"""Serving tools to MCP clients, on the official ``mcp`` package (``pip install 'onellm-tools[mcp]'``).
+"""Serving tools to MCP clients, on the official ``mcp`` package (the ``mcp`` extra).
 
 ``server(tools)`` is an ``mcp.server.lowlevel.Server`` whose ``tools/list`` answers exactly
 ``mcp_tool(t)`` for each tool and whose ``tools/call`` runs the call as ``dispatch("mcp",
@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .context import ToolEvent
+from .errortext import install_hint
 from .providers import Approver, dispatch, mcp_tool
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def _require_mcp() -> None:
     import importlib.util
 
     if importlib.util.find_spec("mcp") is None:
-        raise ModuleNotFoundError("serving MCP needs the mcp package: pip install 'onellm-tools[mcp]'", name="mcp")
+        raise ModuleNotFoundError(f"serving MCP needs the mcp package: {install_hint('mcp')}", name="mcp")
 
 
 class _Notifier:

@@ -92,9 +92,9 @@ def greet(
 
 
 @tool
-def price_of(  # expect: OLT005
+def price_of(
     sku: str,
-) -> Cart:
+) -> Cart:  # expect: OLT005
     return Cart(price=1, count=1)
 
 

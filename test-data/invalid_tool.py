@@ -51,7 +51,7 @@ class Holder:
 
 
 @tool
-def returns_any() -> Any:  # expect: OLT003
+def takes_any(x: Any) -> int:  # expect: OLT002
     return 1
 
 
@@ -173,5 +173,5 @@ def clashing_control(
 
 
 @tool(name="two words", naming="kebab")
-def two_findings(x: int) -> Any:  # expect: OLT008 OLT011 OLT003
+def two_findings(x: int) -> object:  # expect: OLT008 OLT011 OLT003
     return ""

@@ -336,3 +336,31 @@ REFUSED_NAMES: dict[str, dict[int, tuple[str, ...]]] = {
         53: ("Lt", "1.5"),
     },
 }
+
+#: The interop refusals (``invalid_interop_refusals.py``): line of the ``# expect:`` comment ->
+#: the whole message both sides give there, written out from the contract's rule-zero rows.
+_RUNTIME_OBJECT = (
+    "is a runtime object, which a model cannot send; runtime objects reach a tool through "
+    "ToolContext.services: take a ToolContext parameter and read it from ctx.services"
+)
+EXACT_MESSAGES: dict[str, dict[int, str]] = {
+    "invalid_interop_refusals": {
+        23: "Tool 'query_weather_api': Parameter 'api_key': 'SecretStr' is a secret, and a secret does not come "
+        "from the model; take it from ToolContext.services (ctx.services) and drop the parameter",
+        33: f"Tool 'orchestrate': Parameter 'invoker': 'ToolInvoker' {_RUNTIME_OBJECT}",
+        42: f"Tool 'background_sync': Parameter 'log': 'logging.Logger' {_RUNTIME_OBJECT}",
+        43: f"Tool 'background_sync': Parameter 'loop': 'asyncio.AbstractEventLoop' {_RUNTIME_OBJECT}",
+        52: f"Tool 'bump_counter': Parameter 'lock': 'asyncio.Lock' {_RUNTIME_OBJECT}",
+        61: "Tool 'post_event': Parameter 'payload': 'Any' has no schema; use a concrete type, or JsonValue to "
+        "accept any JSON value",
+        70: "Tool 'order_boxes': Parameter 'count': MultipleOf is not read by onellm; remove it and check the "
+        "value in the tool body",
+        71: "Tool 'order_boxes': Parameter 'weight': Interval(gt=0) is an exclusive bound, which is exact only on "
+        "an integer type, not on 'float'; write an inclusive bound with Ge/Le or Range",
+        72: "Tool 'order_boxes': Parameter 'label': StringConstraints(strip_whitespace=) is not read by onellm "
+        "(the binder never changes a value); remove it, and transform the text in the tool body",
+        81: "Tool 'list_items': Parameter 'limit': Field(int, ...) gives the class 'int' as the default (Field's "
+        "first argument is the default, not the type); remove 'int' from Field: the type is the one written "
+        "before it",
+    },
+}

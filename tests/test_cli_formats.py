@@ -106,3 +106,17 @@ def test_sarif_rules_link_to_an_anchor_that_exists_in_the_docs(tmp_path: Path) -
         page, anchor = rule["helpUri"].removeprefix(DOCS_URL).split("#")
         text = (ROOT / "docs" / page).read_text()
         assert re.search(rf'<a id="{re.escape(anchor)}"></a>', text), rule["helpUri"]
+
+
+def test_sarif_rules_have_descriptive_names_apart_from_their_ids(tmp_path: Path) -> None:
+    # SARIF1001 (Microsoft's SARIF multitool): a rule's name must not repeat its id; it is an
+    # identifier, in PascalCase, saying what the rule finds.
+    write(tmp_path, {"fine.py": "x = 1\n"})
+    proc = run("check", "--format", "sarif", "fine.py", cwd=tmp_path)
+    rules = json.loads(proc.stdout)["runs"][0]["tool"]["driver"]["rules"]
+    names = {r["id"]: r["name"] for r in rules}
+    assert names["OLT002"] == "ParameterTypeHasNoSchema"
+    assert names["syntax"] == "FileNotParsed"
+    for code, name in names.items():
+        assert name != code and re.fullmatch(r"[A-Z][A-Za-z]+", name), (code, name)
+    assert len(set(names.values())) == len(names)

@@ -85,3 +85,35 @@ def test_an_import_that_exits_or_fails_is_exit_2_naming_the_module(tmp_path: Pat
     write(tmp_path, {"quits.py": 'print("before")\n' + body})
     proc = run("schemas", "quits.py", cwd=tmp_path)
     assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", f"before\n{message}\n")
+
+
+REFUSED_METHOD = """\
+from onellm_runtime import tool
+
+
+class Plain:
+    pass
+
+
+class Tools:
+    @tool
+    def use(self, p: Plain) -> str:
+        return ""
+"""
+REFUSED_METHOD_TEXT = (
+    "Tool 'use': Parameter 'p': class 'Plain' is not a dataclass, NamedTuple, TypedDict or pydantic BaseModel, "
+    "so arguments cannot be built into it; make it a dataclass, NamedTuple, TypedDict or pydantic BaseModel  "
+    "[OLT005]"
+)
+
+
+def test_a_method_refused_when_its_class_is_made_is_its_finding_on_both_sides(tmp_path: Path) -> None:
+    # Python before 3.12 wraps what __set_name__ raises in "RuntimeError: Error calling __set_name__";
+    # the runtime reports the finding inside, with exit 1, as the static side does.
+    write(tmp_path, {"methods.py": REFUSED_METHOD})
+    runtime = run("schemas", "--runtime", "methods.py", cwd=tmp_path)
+    assert (runtime.returncode, runtime.stdout) == (1, "")
+    assert runtime.stderr == f"onellm: a tool could not be built:\n{REFUSED_METHOD_TEXT}\n"
+    static = run("check", "methods.py", cwd=tmp_path)
+    assert static.returncode == 1
+    assert f"methods.py:10:19: error: {REFUSED_METHOD_TEXT}" in static.stdout

@@ -73,7 +73,7 @@ def _f(x: int) -> str:
     return ""
 
 
-def _g(x: int) -> Any:
+def _g(x: int) -> object:
     return ""
 
 
@@ -145,7 +145,7 @@ CASES: list[tuple[str, Callable[[], object], list[str], str]] = [
         "OLT003",
         lambda: tool(_g),
         ["OLT003"],
-        "Tool '_g': Return type: 'Any' has no schema; use a concrete type, or JsonValue to accept any JSON value  [OLT003]",
+        "Tool '_g': Return type: 'object' has no schema; use a concrete type, or JsonValue to accept any JSON value  [OLT003]",
     ),
     (
         "OLT003 with a path",

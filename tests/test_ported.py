@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ported_items import BY_MODULE, REFUSED_NAMES
+from ported_items import BY_MODULE, EXACT_MESSAGES, REFUSED_NAMES
 
 from onellm_runtime.cli import manifest as manifest_entries
 
@@ -140,7 +140,7 @@ def _valid_cases() -> list[Any]:
 
 
 def test_the_ported_corpus_has_forty_accepted_tools_in_five_peers_habits() -> None:
-    assert len([m for m in VALID if not m.stem.startswith("valid_docstrings")]) == 5 and len(INVALID) == 5
+    assert len([m for m in VALID if not m.stem.startswith("valid_docstrings")]) == 7 and len(INVALID) == 6
     assert sum(len(_golden(m)) for m in VALID) >= 40
 
 
@@ -285,6 +285,34 @@ def test_a_refusal_names_what_was_written_and_the_fix(stem: str, line: int, word
         if any(lines.get((q, p)) == line for p in _parameters_named(d.message))
     ]
     assert any(all(w in m for w in words) for m in runtime), runtime
+
+
+def _exact_cases() -> list[Any]:
+    return [
+        pytest.param(stem, line, message, id=f"{stem}:{line}")
+        for stem, lines in EXACT_MESSAGES.items()
+        for line, message in lines.items()
+    ]
+
+
+@pytest.mark.parametrize(("stem", "line", "message"), _exact_cases())
+def test_an_interop_refusal_is_worded_exactly_alike_on_both_sides(stem: str, line: int, message: str) -> None:
+    module = PORTED / f"{stem}.py"
+    assert _static_messages(module, line) == [message]
+    lines = _parameter_lines(module)
+    runtime = [
+        d.message
+        for q, findings in _runtime_findings(module).items()
+        for d in findings
+        if any(lines.get((q, p)) == line for p in _parameters_named(d.message))
+    ]
+    assert runtime == [message]
+
+
+def test_every_interop_refusal_has_its_exact_message() -> None:
+    for stem, lines in EXACT_MESSAGES.items():
+        expected = _corpus.expectations(PORTED / f"{stem}.py")
+        assert sorted(expected) == sorted(lines), stem
 
 
 def _parameters_named(message: str) -> list[str]:

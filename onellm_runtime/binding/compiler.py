@@ -38,7 +38,7 @@ from .checks import (
 )
 from .containers import array_check, json_check, map_check, or_null
 from .makers import KEYWORDS, maker_for
-from .models import model_builder
+from .models import made_check, model_builder
 from .records import Body, Field, record_check, union_check
 from .state import Check
 
@@ -70,7 +70,8 @@ class Compiler:
     def _base(self, node: TypeNode, base: TypeNode, nullable: bool) -> Check:
         or_null = " or null" if nullable else ""
         if isinstance(base, Scalar):
-            return self._scalar(base, markers.constraints_of(node), or_null)
+            check = self._scalar(base, markers.constraints_of(node), or_null)
+            return check if base.make is None else made_check(check, cast("Callable[[str], Any]", base.make))
         if isinstance(base, EnumType):
             return enum_check(base, nullable)
         if isinstance(base, LiteralType):
@@ -150,6 +151,8 @@ class Compiler:
         """How a generated fast path may check a value of ``node`` inline (see ``codegen._inline``)."""
         base = rules.strip(node)
         if isinstance(base, Scalar):
+            if base.make is not None:
+                return ("call",)  # built into a class after its check
             c = markers.constraints_of(node)
             if base.kind == ScalarKind.STR:
                 plain = c.min_length is None and c.max_length is None and c.pattern is None and c.format is None

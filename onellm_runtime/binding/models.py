@@ -14,9 +14,10 @@ from typing import Any
 
 from ..core import rules
 from ..core.model import Record
-from ..errortext import cut
+from ..errortext import cut, describe
+from .state import BAD, Call, Check
 
-__all__ = ["FieldErrors", "model_builder"]
+__all__ = ["FieldErrors", "made_check", "model_builder"]
 
 _VALIDATION_ERROR = "pydantic_core._pydantic_core.ValidationError"
 
@@ -60,3 +61,25 @@ def model_builder(record: Record, naming: str | None) -> Callable[..., Any]:
             raise
 
     return build
+
+
+def made_check(check: Check, make: Callable[[str], Any]) -> Check:
+    """``check``, then the checked text built into ``make``'s class (a pydantic URL type,
+    ``core.foreign``): what its constructor refuses is an argument error at the path, in
+    pydantic's words."""
+
+    def built(v: Any, c: Call) -> Any:
+        text = check(v, c)
+        if text is BAD:
+            return BAD
+        try:
+            return make(text)
+        except Exception as e:
+            if c.fail():
+                if _is_validation_error(e):
+                    c.add("is not valid: " + "; ".join(m for _, m in _paths(e, {})) + ".")
+                else:
+                    c.add(f"is not valid: {describe(e)}")
+            return BAD
+
+    return built

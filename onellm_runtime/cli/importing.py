@@ -76,6 +76,22 @@ def _describe_failure(name: str, error: BaseException) -> str:
     return f"importing {name!r} failed: {type(error).__name__}" + (f": {text}" if text else "")
 
 
+def _tool_refusal(error: BaseException) -> BaseException | None:
+    """The ``ToolDefinitionError`` an import error was raised from, if any: Python before 3.12
+    wraps what ``__set_name__`` raises (a ``@tool`` method refused when its class is created)
+    in ``RuntimeError: Error calling __set_name__ ...``, whose cause is the finding."""
+    from ..tool import ToolDefinitionError
+
+    seen: set[int] = set()
+    cause = error.__cause__
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, ToolDefinitionError):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__
+    return None
+
+
 def _markers_and_results_loaded() -> None:
     """Import what a tool module's ``from onellm_runtime import Range, ToolContext, TextPart``
     loads (the package imports it on first use) before any user code runs: loaded while the
@@ -130,6 +146,9 @@ def loaded_from_path(module: str, path: str, root: str) -> Generator[ModuleType,
             except ToolDefinitionError:
                 raise
             except (Exception, SystemExit, KeyboardInterrupt) as e:
+                refused = _tool_refusal(e)
+                if refused is not None:  # a method's tool refused as its class was made
+                    raise refused from None
                 raise ImportFailed(_describe_failure(name, e)) from e
         assert target is not None
         yield target

@@ -17,12 +17,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from ..errortext import install_hint
 from . import manifest
 from .modulepath import find_module
 
 __all__ = ["COMMANDS", "Command", "main", "runtime_entries", "static_entries"]
 
-INSTALL_HINT = "pip install 'onellm-tools[mypy]'"
+INSTALL_HINT = install_hint("mypy")
 
 
 class UsageError(Exception):
@@ -171,6 +172,23 @@ def _check_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--python-version", metavar="X.Y", help="the Python version to check the code for")
 
 
+#: What to do when mypy maps two files to one module name (its own notes name flags of
+#: mypy's command line, which ``onellm check`` reads from the configuration instead).
+DUPLICATE_MODULE_ADVICE = (
+    "two files map to one module name: give each directory an __init__.py so that they are packages, "
+    "skip one with --exclude REGEX, or set explicit_package_bases = true and mypy_path in the mypy "
+    "configuration ([tool.mypy] in pyproject.toml)"
+)
+
+
+def _with_advice(lines: Sequence[str]) -> list[str]:
+    """mypy's lines, with onellm's advice in place of mypy's notes after a duplicate module."""
+    split = [part for line in lines for part in line.splitlines()]
+    if not any("Duplicate module named" in line for line in split):
+        return list(lines)
+    return [*(line for line in split if ": note: " not in line), DUPLICATE_MODULE_ADVICE]
+
+
 def _check(ns: argparse.Namespace) -> int:
     from onellm_mypy.extract import BuildFailed, extract_sources
     from onellm_mypy.project import NoFiles, project_sources
@@ -186,7 +204,7 @@ def _check(ns: argparse.Namespace) -> int:
     try:
         result = extract_sources(sources, options)
     except BuildFailed as e:
-        raise UsageError("mypy stopped:\n" + "\n".join(e.lines)) from None
+        raise UsageError("mypy stopped:\n" + "\n".join(_with_advice(e.lines))) from None
     found = sorted(result.diagnostics, key=lambda d: (d.path, d.line, d.column, d.code))
     findings = [
         Finding(_shown(d.path), d.line, d.column, *result.ends.get(d, (d.line, d.column + 1)), d.code, d.message)
@@ -210,7 +228,7 @@ def _lsp(argv: Sequence[str]) -> int:
     try:
         from onellm_mypy.lsp import main as lsp
     except ModuleNotFoundError as e:
-        return _usage_error(f"the language server needs {e.name}: pip install 'onellm-tools[lsp]'")
+        return _usage_error(f"the language server needs {e.name}: {install_hint('lsp')}")
     return lsp(list(argv))
 
 

@@ -26,6 +26,27 @@ DOCS_URL = "https://github.com/onellm-tools/onellm/blob/main/docs/"
 #: Codes that are not OLT diagnostics: the file could not be read as Python at all.
 OTHER_CODES: dict[str, str] = {"syntax": "The file cannot be decoded or parsed as Python"}
 
+#: Each code's rule name in a SARIF log: an identifier that says what the rule finds (SARIF
+#: viewers show it beside the id, and Microsoft's SARIF multitool warns when it repeats the id).
+RULE_NAMES: dict[str, str] = {
+    "OLT001": "ToolDecoratesAFunctionDirectly",
+    "OLT002": "ParameterTypeHasNoSchema",
+    "OLT003": "ReturnTypeNotSupported",
+    "OLT004": "ToolIsGeneric",
+    "OLT005": "ClassIsNotARecordKind",
+    "OLT006": "TypeRefersToItself",
+    "OLT007": "ToolNameRepeated",
+    "OLT008": "ToolNameNotValid",
+    "OLT009": "ContextParameterRepeated",
+    "OLT010": "ContainingClassIsGeneric",
+    "OLT011": "NamingNotSupported",
+    "OLT012": "UnionHasNoDiscriminator",
+    "OLT013": "AnnotationNotRead",
+    "OLT014": "ValueNotComputedFromSource",
+    "OLT015": "ParameterClashesWithInvocationMode",
+    "syntax": "FileNotParsed",
+}
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -108,7 +129,7 @@ def sarif(findings: Sequence[Finding]) -> str:
     rules = [
         {
             "id": code,
-            "name": code,
+            "name": RULE_NAMES.get(code, f"Finding{code.capitalize()}"),
             "shortDescription": {"text": meanings.get(code, code)},
             "helpUri": help_uri(code),
             "defaultConfiguration": {"level": "error"},

@@ -95,6 +95,10 @@ _UNSUPPORTED: dict[str, str] = {
     "too_deep": "records nested more than {name} deep have no schema (each level is one object a model must "
     "write); flatten the structure",
     "none": "'None' alone has no schema; return nothing instead, or use 'X | None'",
+    "secret": "'{name}' is a secret, and a secret does not come from the model; take it from "
+    "ToolContext.services (ctx.services) and drop the parameter",
+    "runtime_object": "'{name}' is a runtime object, which a model cannot send; runtime objects reach a tool "
+    "through ToolContext.services: take a ToolContext parameter and read it from ctx.services",
     "other": "type '{name}' has no schema; use a type a model can send as JSON (str, int, float, bool, an Enum, "
     "list[T], dict[str, T], a dataclass ...)",
 }
@@ -623,9 +627,10 @@ def check_tool(tool: ToolModel) -> list[Diagnostic]:
             f"the function is generic (type variable '{typevar}'{typevar_at}); a tool needs concrete types: "
             f"replace '{typevar}' with a concrete type such as 'str' or a dataclass",
         )
+    return_loc = tool.returns.loc if tool.returns.loc is not None else tool.loc
     for code, path, problem in return_findings:
         where = "Return type" + (f" {path}" if path else "")
-        at_def(code, f"{where}: {problem}")
+        out.append(Diagnostic(code, f"{prefix}{where}: {problem}", return_loc))
 
     seen_kinds: dict[str, str] = {}
     for p, findings in per_param:

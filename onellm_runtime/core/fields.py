@@ -36,6 +36,8 @@ __all__ = [
     "field_arguments",
     "is_field_info",
     "refused_argument",
+    "NamedClass",
+    "type_as_default",
 ]
 
 #: What an argument is read as: the marker row it sets, or one of these words.
@@ -151,6 +153,30 @@ def _given(value: object) -> bool:
     return value is not Ellipsis
 
 
+@dataclass(frozen=True)
+class NamedClass:
+    """Static only: a ``Field`` argument that names a class (the runtime has the class itself)."""
+
+    name: str
+
+
+def _class_shown(value: object) -> str | None:
+    """The name of the class ``value`` is (a class object, or a ``NamedClass``), else None."""
+    if isinstance(value, NamedClass):
+        return value.name
+    if isinstance(value, type):
+        return value.__qualname__.rpartition(".<locals>.")[2]
+    return None
+
+
+def type_as_default(name: str) -> str:
+    """The refusal of ``Field(int, ...)``: pydantic reads its first argument as the default."""
+    return (
+        f"Field({name}, ...) gives the class '{name}' as the default (Field's first argument is the default, "
+        f"not the type); remove '{name}' from Field: the type is the one written before it"
+    )
+
+
 def read_field(arguments: Mapping[str, object]) -> FieldReading:
     """Read a ``Field``'s arguments (name -> value, as written: ``default=...`` means none).
 
@@ -174,7 +200,10 @@ def read_field(arguments: Mapping[str, object]) -> FieldReading:
             elif reading is markers.FIELD_ALIAS and isinstance(value, str):
                 alias = value
         elif reading == DEFAULT:
-            if _given(value):
+            shown = _class_shown(value)
+            if shown is not None:  # Field(int, ...): a type where the default goes
+                found.append(markers.refusal(type_as_default(shown)))
+            elif _given(value):
                 if default.kind == "factory":
                     found.append(markers.refusal(_BOTH_DEFAULTS))
                 default = FieldDefault("value", value)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal, Protocol
 
-from . import rules
+from . import foreign, rules
 from .forms import (
     FAnnotated,
     FAny,
@@ -34,6 +34,7 @@ from .model import (
     Annotated,
     ArrayType,
     EnumType,
+    JsonType,
     LiteralType,
     MapType,
     Marker,
@@ -48,7 +49,7 @@ from .model import (
     Unsupported,
 )
 
-__all__ = ["CannotLower", "FrontEnd", "Lowering", "Subst", "ARRAYS", "BARE", "form_repr"]
+__all__ = ["CannotLower", "FrontEnd", "Lowering", "Subst", "ARRAYS", "BARE", "form_repr", "returned"]
 
 
 class CannotLower(Exception):
@@ -159,6 +160,35 @@ class FrontEnd(Protocol):
         ...
 
 
+#: ``Any`` where a return annotation writes it: any JSON value, written by the value's own type.
+_ANY_RETURNED = JsonType("value", own_type=True)
+
+
+def returned(node: TypeNode) -> TypeNode:
+    """A return type's node with each ``Any`` written in the annotation itself (alone, in a
+    container, under ``Optional`` or ``Annotated``) read as ``JsonValue``: a result needs no
+    schema for a model to fill. A record's fields are its class's, not the annotation's, and
+    stay as they are; a node without ``Any`` is returned as it is."""
+    if isinstance(node, Unsupported):
+        return _ANY_RETURNED if node.reason == "any" else node
+    if isinstance(node, Annotated):
+        inner = returned(node.inner)
+        return node if inner is node.inner else Annotated(inner, node.markers)
+    if isinstance(node, Nullable):
+        inner = returned(node.inner)
+        return node if inner is node.inner else Nullable(inner)
+    if isinstance(node, ArrayType):
+        item = returned(node.item)
+        return node if item is node.item else ArrayType(item, node.kind)
+    if isinstance(node, MapType):
+        value = returned(node.value)
+        return node if value is node.value else MapType(value)
+    if isinstance(node, UnionType):
+        members = tuple(returned(m) for m in node.members)
+        return node if all(a is b for a, b in zip(members, node.members)) else UnionType(members)
+    return node
+
+
 def form_repr(form: Form) -> str:
     """Roughly ``repr()`` of the typing object a form stands for (``type[int]``), for messages."""
     if isinstance(form, FGeneric):
@@ -205,6 +235,10 @@ class Lowering:
         if isinstance(f, FClass):
             if f.fullname == "builtins.object":
                 return Unsupported("object")
+            if f.fullname in foreign.FULLNAMES:  # the runtime's handle is the class object itself
+                found = foreign.node_for(f.fullname, f.handle if isinstance(f.handle, type) else None)
+                if found is not None:
+                    return found
             known = self.front.known(f)
             if known is not None:
                 return known

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from .. import annotations as ann
 from . import rules
@@ -35,6 +35,9 @@ from .model import (
     UnionType,
 )
 from .patterns import pattern_problem
+
+if TYPE_CHECKING:
+    from .forms import Meta
 
 __all__ = [
     "REQUIRED",
@@ -61,6 +64,9 @@ __all__ = [
     "other_metadata",
     "class_as_metadata",
     "INCLUSIVE_FIX",
+    "INJECTED_FIX",
+    "NONE_METADATA",
+    "without_placeholders",
 ]
 
 
@@ -600,6 +606,18 @@ _VALIDATOR_FIX = (
 )
 _SERIALIZER_FIX = "is not run by onellm (a value is written by its type); convert the value in the tool body"
 _PD = "pydantic"
+#: LangChain's markers of arguments its runtime fills in: onellm's ToolContext carries those values.
+_LC_TOOLS = "langchain_core.tools.base"
+_LG_TOOLS = "langgraph.prebuilt.tool_node"
+INJECTED_FIX = (
+    "onellm has no injected arguments: take the value from ToolContext (ctx.call_id, ctx.services) and drop the "
+    "parameter"
+)
+
+
+def _injected(name: str) -> str:
+    return f"{name} marks an argument LangChain fills in, and {INJECTED_FIX}"
+
 
 #: Metadata classes both sides refuse with a fix of their own (by full name), and those
 #: accepted with no meaning on the wire (None): anything else not in the table is refused
@@ -627,6 +645,10 @@ REFUSED_CLASSES: dict[str, str | None] = {
         "Discriminator('field')"
     ),
     f"{_PD}.types.Strict": None,  # the binder is strict anyway
+    f"{_LC_TOOLS}.InjectedToolArg": _injected("InjectedToolArg"),
+    f"{_LC_TOOLS}.InjectedToolCallId": _injected("InjectedToolCallId"),
+    f"{_LG_TOOLS}.InjectedState": _injected("InjectedState"),
+    f"{_LG_TOOLS}.InjectedStore": _injected("InjectedStore"),
 }
 
 
@@ -664,13 +686,51 @@ def read_metadata(meta: object) -> tuple[Marker, ...]:
 
     if fields.is_field_info(meta):
         return fields.in_annotated(fields.read_field(fields.field_arguments(meta)))
+    if type(meta).__name__ == _GENERAL_METADATA and type(meta).__module__.startswith("pydantic."):
+        return _general_metadata(meta)
     for name in _class_names(type(meta)):
         if name in REFUSED_CLASSES:
             refused = refused_class(name)
             return () if refused is None else (refused,)
     if isinstance(meta, type):
+        for name in _class_names(meta):  # a marker class written without a call (InjectedToolCallId)
+            if name in REFUSED_CLASSES:
+                refused = refused_class(name)
+                return () if refused is None else (refused,)
         return (class_as_metadata(_shown_name(meta)),)
     return (other_metadata(_shown_name(type(meta))),)
+
+
+#: ``None`` met as metadata: refused, unless pydantic's ``con*`` functions left it (below).
+NONE_METADATA = other_metadata("NoneType")
+#: The rows a pydantic ``conint``/``confloat``/``condecimal``/``conbytes`` result always holds
+#: beside the ``None`` it leaves for each argument not given.
+_CONSTRAINED_ROWS = ("Interval", "Len")
+
+
+def without_placeholders(found: tuple[Meta, ...]) -> tuple[Meta, ...]:
+    """An ``Annotated``'s metadata without the ``None`` items pydantic's constrained-type
+    functions put where an argument was not given (``conint(ge=1)`` is ``Annotated[int, None,
+    Interval(ge=1), None]``): told by the ``Interval`` or ``Len`` those results always hold.
+    Any other ``None`` stays, and is refused."""
+    if NONE_METADATA not in found:
+        return found
+    if not any(isinstance(m, Marker) and m.spec.written in _CONSTRAINED_ROWS for m in found):
+        return found
+    return tuple(m for m in found if m != NONE_METADATA)
+
+
+#: pydantic's holder of several ``Field``-like arguments (``condecimal``'s ``max_digits``).
+_GENERAL_METADATA = "_PydanticGeneralMetadata"
+
+
+def _general_metadata(meta: object) -> tuple[Marker, ...]:
+    """pydantic's general metadata object, read as the ``Field`` arguments it holds (each
+    given one refused by its ``Field`` row: ``max_digits``, ``decimal_places`` ...)."""
+    from . import fields
+
+    given = {k: v for k, v in vars(meta).items() if v is not None}
+    return fields.read_field(given).markers
 
 
 def _shown_name(cls: type) -> str:

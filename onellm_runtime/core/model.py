@@ -75,6 +75,10 @@ class Scalar:
     maximum: int | None = None
     #: The sized-integer alias name (``"Int32"``), for messages and nothing else.
     alias: str | None = None
+    #: Runtime only: the class the binder builds a string's value with once it is checked
+    #: (a pydantic URL type, ``core.foreign``), and how a returned one is recognised; None:
+    #: the value is the JSON value. Never part of equality.
+    make: object = field(default=None, compare=False, repr=False)
 
 
 @quick_init
@@ -148,9 +152,15 @@ class MapType:
 @quick_init
 @dataclass(frozen=True)
 class JsonType:
-    """``JsonValue`` (any), ``JsonObject``, ``JsonArray``."""
+    """``JsonValue`` (any), ``JsonObject``, ``JsonArray``.
+
+    ``own_type``: ``Any`` in a return annotation, read as ``JsonValue`` there; the value
+    returned is written by its own type (a ``datetime`` as RFC 3339, a dataclass as an
+    object), then checked as any JSON value is.
+    """
 
     kind: L["value", "object", "array"]
+    own_type: bool = False
 
 
 RecordKind = L["dataclass", "namedtuple", "typeddict", "basemodel"]
@@ -275,6 +285,8 @@ UnsupportedReason = L[
     "unresolved",  # an annotation that cannot be resolved (name given)
     "syntax",  # a string annotation that is not a Python expression (its text given, quoted)
     "too_deep",  # records nested deeper than MAX_RECORD_DEPTH (the limit given)
+    "secret",  # a pydantic SecretStr / SecretBytes (name given)
+    "runtime_object",  # an invoker, a tool, a loop, a logger, a lock ... (name given, core.foreign)
     "none",  # a bare None where a value type is needed
     "other",  # anything else (name given)
 ]
@@ -421,6 +433,9 @@ class Returns:
     kind: ReturnKind
     #: The return type (``async def`` and ``Awaitable[T]`` unwrapped), for ``kind == "type"``.
     type: TypeNode | None = None
+    #: Where a static diagnostic about the return type is reported: the return annotation
+    #: (None: the tool's own ``loc``). Never part of equality.
+    loc: object = field(default=None, compare=False, repr=False)
 
 
 @quick_init

@@ -25,7 +25,7 @@ import typing_extensions
 from ..aliases import CharMarker, JsonMarker, SizedInt
 from ..context import CancellationToken, ToolContext
 from ..core import fields as field_args
-from ..core import markers
+from ..core import foreign, markers
 from ..core.caches import BoundedCache
 from ..core.enums import enum_node, enum_wire, kept_enum
 from ..core.fielddefaults import annotated_default, field_default, stored_field, with_markers
@@ -48,7 +48,7 @@ from ..core.forms import (
     Meta,
     NodeMeta,
 )
-from ..core.lowering import Lowering, Subst
+from ..core.lowering import Lowering, Subst, returned
 from ..core.model import (
     NO_DEFAULT,
     NONE_DEFAULT,
@@ -175,13 +175,17 @@ class _Evaluation:
         if isinstance(tp, type):
             return _class_form(tp)
         if callable(tp):
+            made_by = f"{getattr(tp, '__module__', '')}.{getattr(tp, '__qualname__', '')}"
+            if made_by in foreign.FULLNAMES:  # threading.Lock: a class to typeshed, a function here
+                return FClass(made_by, made_by.rpartition(".")[0], made_by.rpartition(".")[2], None)
             return _CALLABLE_FORM
         return FOther(repr(tp))
 
     def _generic(self, tp: object, origin: object, args: tuple[Any, ...]) -> Form:
         if origin in _ANNOTATED:
             metadata = cast("tuple[object, ...]", getattr(tp, "__metadata__"))
-            return FAnnotated(self.evaluate(args[0]), tuple(m for meta in metadata for m in _meta(meta)))
+            base = self.evaluate(args[0])
+            return FAnnotated(base, markers.without_placeholders(tuple(m for meta in metadata for m in _meta(meta))))
         if origin in _UNIONS:
             return FUnion(tuple(self.evaluate(a) for a in self._written_members(tp, args)))
         if origin in _LITERALS:
@@ -867,7 +871,7 @@ def _returns_of(tp: object, site: Site | None = None) -> Returns:
         item = args[0] if args else None
         if item in _PARTS or (typing.get_origin(item) in _UNIONS and all(a in _PARTS for a in typing.get_args(item))):
             return Returns("parts")
-    return Returns("type", lower_type(tp, site, written))
+    return Returns("type", returned(lower_type(tp, site, written)))
 
 
 _NO_PARAMS: tuple[str, ...] = ()

@@ -45,7 +45,7 @@ from ..core.scalars import write_same as _SAME
 from ..results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult
 from .jsoncheck import problem
 
-__all__ = ["Converter", "Unwritable", "compile_converter", "json_form", "plain_json"]
+__all__ = ["Converter", "Unwritable", "compile_converter", "json_form", "own_json", "plain_json"]
 
 #: A return value -> a ``ToolResult`` passed through, or the parts of a new result.
 Converter = Callable[[object], "ToolResult | list[Part]"]
@@ -69,7 +69,13 @@ def plain_json(value: object) -> object:
     return _plain(value, set())
 
 
-def _plain(value: object, open_ids: set[int]) -> object:
+def own_json(value: object) -> object:
+    """A value returned under ``Any`` written by its own type, as ``plain_json`` writes it, except
+    that an object of no JSON form is kept as it is, for the JSON check to refuse (never its ``str``)."""
+    return _plain(value, set(), keep_unknown=True)
+
+
+def _plain(value: object, open_ids: set[int], keep_unknown: bool = False) -> object:
     """``plain_json``; ``open_ids`` holds the containers being written, to find cycles."""
     if value is None or isinstance(value, (bool, int, float, str)):
         if isinstance(value, enum.Enum):
@@ -89,28 +95,30 @@ def _plain(value: object, open_ids: set[int]) -> object:
         raise Unwritable("a reference cycle")
     open_ids.add(key)
     try:
-        return _plain_container(value, open_ids)
+        return _plain_container(value, open_ids, keep_unknown)
     finally:
         open_ids.discard(key)
 
 
-def _plain_container(value: object, open_ids: set[int]) -> object:
+def _plain_container(value: object, open_ids: set[int], keep_unknown: bool) -> object:
     if _is_model(value):  # a pydantic model written as pydantic writes it
         dumped: object = cast(Any, value).model_dump(mode="json", by_alias=True)
-        return _plain(dumped, open_ids)
+        return _plain(dumped, open_ids, keep_unknown)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name), open_ids) for f in dataclasses.fields(value)}
+        return {f.name: _plain(getattr(value, f.name), open_ids, keep_unknown) for f in dataclasses.fields(value)}
     if hasattr(value, "_asdict") and isinstance(value, tuple):
         fields: dict[str, Any] = cast(Any, value)._asdict()
-        return {k: _plain(v, open_ids) for k, v in fields.items()}
+        return {k: _plain(v, open_ids, keep_unknown) for k, v in fields.items()}
     if isinstance(value, Mapping):
         mapping: Mapping[Any, Any] = cast(Any, value)
-        return {str(k): _plain(v, open_ids) for k, v in mapping.items()}
+        if keep_unknown and not all(type(k) is str for k in mapping):
+            return cast(object, mapping)  # keys JSON cannot hold: the check names them
+        return {str(k): _plain(v, open_ids, keep_unknown) for k, v in mapping.items()}
     if isinstance(value, (set, frozenset)):
-        return _ordered([_plain(v, open_ids) for v in cast("Iterable[Any]", value)])
+        return _ordered([_plain(v, open_ids, keep_unknown) for v in cast("Iterable[Any]", value)])
     if isinstance(value, (list, tuple)):
-        return [_plain(v, open_ids) for v in cast("Iterable[Any]", value)]
-    return str(value)
+        return [_plain(v, open_ids, keep_unknown) for v in cast("Iterable[Any]", value)]
+    return value if keep_unknown else str(value)
 
 
 _BASEMODEL = "pydantic.main.BaseModel"
@@ -131,6 +139,17 @@ def _ordered(items: list[Any]) -> list[Any]:
 
 def _scalar(node: Scalar) -> _Writer:
     """The writer of the kind's row, for values of the types it writes."""
+    made = node.make
+    if isinstance(made, type):  # a pydantic URL type: written as its text
+
+        def text_of(v: Any) -> Any:
+            if isinstance(v, str) and not isinstance(v, made):
+                return v
+            if not isinstance(v, made):
+                raise _Mismatch
+            return str(v)
+
+        return text_of
     row = node.kind.row
     writes, refuses, write = row.writes, row.refuses, row.write
     if write is _SAME:
@@ -247,12 +266,16 @@ def writer(node: TypeNode, naming: str | None) -> _Writer:
 
         return mapping
     if isinstance(node, JsonType):
-        return lambda v: v
+        return own_json if node.own_type else _as_is
     if isinstance(node, Record):
         return _record(node, naming)
     if isinstance(node, UnionType):
         return _union(node, naming, None)
     raise TypeError(f"no writer for {node!r}; check the tool first")
+
+
+def _as_is(v: Any) -> Any:
+    return v
 
 
 def _or_null(w: _Writer) -> _Writer:
@@ -333,19 +356,24 @@ def compile_converter(tool: ToolModel) -> Converter:
         return _by_own_type
     nullable = isinstance(node, Nullable) or isinstance(getattr(node, "inner", None), Nullable)
     if category == "text":
+        base = rules.strip(node)
+        made = base.make if isinstance(base, Scalar) and isinstance(base.make, type) else str
 
         def text(value: object) -> ToolResult | list[Part]:
             if value is None:
                 return [TextPart("null")]
-            return [TextPart(value)] if isinstance(value, str) else _by_own_type(value)
+            if isinstance(value, str):
+                return [TextPart(value)]
+            return [TextPart(str(value))] if isinstance(value, made) else _by_own_type(value)
 
         return text
     if category == "json":
+        own = isinstance(rules.strip(node), JsonType) and cast(JsonType, rules.strip(node)).own_type
 
         def json_value(value: object) -> ToolResult | list[Part]:
             if value is None and nullable:
                 return [TextPart("null")]
-            return [_json_part(value)]
+            return [_json_part(own_json(value) if own else value)]
 
         return json_value
     write = writer(node, tool.options.naming)

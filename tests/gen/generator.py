@@ -15,6 +15,7 @@ arguments give the same modules, byte for byte.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import sys
@@ -32,6 +33,17 @@ __all__ = [
 
 Frag = dict[str, Any]
 Naming = Optional[str]
+
+#: Return annotations with ``Any`` in them, and their output schemas (None: none written).
+ANY_RETURNS: list[tuple[str, Optional[Frag]]] = [
+    ("Any", None),
+    ("Optional[Any]", None),
+    ("dict[str, Any]", {"type": "object", "additionalProperties": {}}),
+    ("list[Any]", {"type": "array", "items": {}}),
+    ("Optional[dict[str, Any]]", {"type": ["object", "null"], "additionalProperties": {}}),
+    ("list[dict[str, Any]]", {"type": "array", "items": {"type": "object", "additionalProperties": {}}}),
+    ("dict[str, list[Any]]", {"type": "object", "additionalProperties": {"type": "array", "items": {}}}),
+]
 
 #: The contract's fixed keyword order ("Types").
 KEYWORD_ORDER = (
@@ -1750,7 +1762,9 @@ class Gen:
     def returns(self, m: Mod) -> tuple[str | None, Callable[[Naming], Frag | None], bool]:
         """(annotation or None, output schema, is_async)."""
         is_async = self.chance(0.2)
-        kind = self.pick(["none", "str", "str", "unannotated", "parts", "json", "value", "value", "value", "awaitable"])
+        kind = self.pick(
+            ["none", "str", "str", "unannotated", "parts", "json", "any", "value", "value", "value", "awaitable"]
+        )
         if kind == "none":
             return "None", lambda n: None, is_async
         if kind == "str":
@@ -1765,6 +1779,9 @@ class Gen:
             )
         if kind == "json":
             return self.pick(["JsonValue", "JsonObject", "JsonArray"]), lambda n: None, is_async
+        if kind == "any":  # Any in a return annotation reads as JsonValue there (the contract's Results table)
+            src, written = self.pick(ANY_RETURNS)
+            return src, lambda n: copy.deepcopy(written), is_async
         ty = self.valid(m, 2)
         src = ty.ref(m)
         if ty.shape in ("str", "char", "json_value", "json_object", "json_array"):
@@ -1933,10 +1950,11 @@ class Gen:
                 if choices:
                     p.default = self.pick(choices)
         ret_src, ret_frag, is_async = self.returns(m)
+        return_codes: list[str] = []
         if fault_kind == "OLT003":
             ret_src = self.pick(
                 [
-                    "Any",
+                    "list[object]",
                     "Callable[[], int]",
                     "int | str",
                     "dict[int, str]",
@@ -1946,8 +1964,7 @@ class Gen:
                 ]
             )
             ret_frag = lambda n: None  # noqa: E731
-            def_static.append("OLT003")
-            def_runtime.append("OLT003")
+            return_codes.append("OLT003")  # reported at the return annotation
         # the decorator
         dec_name = "onellm_runtime.tool" if self.chance(0.1) else "tool"
         method_kind = None
@@ -2007,15 +2024,15 @@ class Gen:
             lines.append(inner_indent + self.param_src(p, m) + _expect(p.static, p.runtime))
         if dstar is not None:
             lines.append(inner_indent + f"**{dstar.name}: int," + _expect(dstar.static, dstar.runtime))
-        lines.append(f"{indent}){'' if ret_src is None else ' -> ' + ret_src}:")
+        lines.append(f"{indent}){'' if ret_src is None else ' -> ' + ret_src}:" + _expect(return_codes, return_codes))
         doc_src, summary = self.docstring(ordered_params, inner_indent)
         if doc_src:
             lines.append(doc_src)
         lines.append(f"{inner_indent}raise NotImplementedError")
         block = "\n".join(lines)
         qualname = f"{owner.name}.{fname}" if owner else fname
-        static_codes = sorted(def_static + [c for p in params for c in p.static])
-        runtime_codes = sorted(def_runtime + [c for p in params for c in p.runtime])
+        static_codes = sorted(def_static + return_codes + [c for p in params for c in p.static])
+        runtime_codes = sorted(def_runtime + return_codes + [c for p in params for c in p.runtime])
         entry = None
         if not runtime_codes:
             entry = self.entry(
