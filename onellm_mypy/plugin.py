@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from mypy.nodes import GDEF, CallExpr, ClassDef, Context, Decorator, MypyFile, SymbolTableNode, Var
 from mypy.options import Options
-from mypy.plugin import AttributeContext, MethodContext, MethodSigContext, Plugin
+from mypy.plugin import AttributeContext, FunctionContext, MethodContext, MethodSigContext, Plugin
 from mypy.types import FunctionLike, Instance, Parameters, Type, get_proper_type
 
 from .codes import ERROR_CODES
@@ -52,6 +52,7 @@ __all__ = ["OnellmPlugin", "ERROR_CODES", "report"]
 _TOOL_CALL = "onellm_runtime.tool._ToolDecorator.__call__"
 _FACTORY_CALL = "onellm_runtime.tool._ToolFactory.__call__"
 _CREATE = "onellm_runtime.tool.Tool.create"
+_TOOL_SET = "onellm_runtime.toolset.ToolSet"
 _DIGEST_PREFIX = "onellm@"
 #: mypy 2.4 asks plugins for indirect dependencies (``get_additional_indirect_deps``); before
 #: that, the plugin adds them to the checker's ``module_refs``, which mypy reads at the same point
@@ -83,6 +84,12 @@ def report(fe: Frontend, lowered: LoweredTool, module: str, fail: Fail, context:
         decos = context.original_decorators
         if cls is not None and decos and tool_decorator_index(decos[:1]) == 0:
             for code, message in class_duplicates(fe, cls, module, context.func):
+                fail(message, context.func, code)
+                count += 1
+        elif cls is None and decos and tool_decorator_index(decos[:1]) == 0:
+            from .toolsets import module_duplicates
+
+            for code, message in module_duplicates(fe, module, context.func):
                 fail(message, context.func, code)
                 count += 1
     return count
@@ -185,6 +192,40 @@ class OnellmPlugin(Plugin):
         if fullname == _CREATE:
             return self._on_create
         return None
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if fullname == _TOOL_SET:
+            return self._on_tool_set
+        return None
+
+    def _on_tool_set(self, ctx: FunctionContext) -> Type:
+        """``ToolSet(...)``: OLT007 at each argument that repeats a tool name (``toolsets``)."""
+        _noting_failures(ctx, lambda: self._check_tool_set(ctx))
+        return ctx.default_return_type
+
+    def _check_tool_set(self, ctx: FunctionContext) -> None:
+        tree = getattr(ctx.api, "tree", None)
+        call = ctx.context
+        if not isinstance(tree, MypyFile) or not isinstance(call, CallExpr) or self._modules is None:
+            return
+        from .mypy_front import Frontend, RecordMemo
+        from .toolsets import tool_set_findings
+
+        if self._memo is None:
+            self._memo = RecordMemo()
+        fe = Frontend(self._modules, self.sources, self._memo)
+        for code, message, loc in tool_set_findings(fe, call):
+            ctx.api.fail(message, loc, code=ERROR_CODES[code])
+        module = tree.fullname
+        read = fe.deps - {module}
+        if read:  # as for a tool: a change to a tool named here re-checks this module
+            self._deps.setdefault(module, set()).update(read)
+            if not _INDIRECT_DEPS_HOOK:
+                refs = getattr(ctx.api, "module_refs", None)
+                if isinstance(refs, set):
+                    refs.update(read)
+            for dep in read:
+                tree.plugin_deps.setdefault(f"<{dep}[wildcard]>", set()).add(module)
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         if fullname == _TOOL_CALL:
@@ -397,7 +438,7 @@ def _keep_text_of_fileless(sources: SourceCache, file: MypyFile) -> None:
             return
 
 
-def _noting_failures(ctx: MethodContext | MethodSigContext, action: Callable[[], None]) -> None:
+def _noting_failures(ctx: MethodContext | MethodSigContext | FunctionContext, action: Callable[[], None]) -> None:
     """Run a hook's work; a failure (CannotLower, RecursionError, or anything unforeseen) becomes
     a note at the call, never silence and never a crash of mypy (``ONELLM_MYPY_DEBUG``: raised)."""
     try:
@@ -411,7 +452,7 @@ def _noting_failures(ctx: MethodContext | MethodSigContext, action: Callable[[],
             pass
 
 
-def _note_unchecked(ctx: MethodContext | MethodSigContext, error: Exception) -> None:
+def _note_unchecked(ctx: MethodContext | MethodSigContext | FunctionContext, error: Exception) -> None:
     """Say at the tool that it was not checked, and why (a tool is never silently skipped)."""
     from .codes import UNCHECKED
     from .decorators import tool_decorator_index

@@ -15,10 +15,14 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
 
 from . import manifest
 from .modulepath import find_module
+
+if TYPE_CHECKING:
+    from ..tool import Tool
 
 __all__ = ["COMMANDS", "Command", "main", "runtime_entries", "static_entries"]
 
@@ -97,9 +101,24 @@ def runtime_entries(sources: Sequence[manifest.SourceModule]) -> list[manifest.M
                     for attr in vars(value).values():
                         if isinstance(attr, Tool):
                             add(attr.__qualname__, cast(Any, attr))
-            for _, qualname, t in sorted(found, key=lambda item: (item[0], item[1])):
+            ordered = [(qualname, t) for _, qualname, t in sorted(found, key=lambda item: (item[0], item[1]))]
+            _refuse_repeated_names(module, [t for qualname, t in ordered if "." not in qualname])
+            for qualname, t in ordered:
                 entries.append(manifest.entry(src.module, qualname, t.model))
     return entries
+
+
+def _refuse_repeated_names(module: ModuleType, functions: list[Tool[Any, Any]]) -> None:
+    """OLT007 for two module-level ``@tool`` functions of ``module`` with one name, at the later
+    one, as the static side reports it; a ``@tool`` function is bound under its own name."""
+    from ..core.diagnostics import Offered, check_offered_together, in_module
+    from ..tool import ToolDefinitionError
+    from ..toolset import where_defined
+
+    offered = [Offered(t.name, where_defined(t), t) for t in functions if vars(module).get(t.__name__) is t]
+    findings = check_offered_together(offered, in_module(module.__name__))
+    if findings:
+        raise ToolDefinitionError(findings)
 
 
 def static_entries(sources: Sequence[manifest.SourceModule]) -> tuple[list[manifest.ManifestEntry], list[str]]:
