@@ -214,7 +214,9 @@ class OnellmPlugin(Plugin):
         if self._memo is None:
             self._memo = RecordMemo()
         fe = Frontend(self._modules, self.sources, self._memo)
-        for code, message, loc in tool_set_findings(fe, call):
+        scope = getattr(ctx.api, "scope", None)
+        function = scope.current_function() if scope is not None else None
+        for code, message, loc in tool_set_findings(fe, call, function):
             ctx.api.fail(message, loc, code=ERROR_CODES[code])
         module = tree.fullname
         read = fe.deps - {module}

@@ -22,11 +22,13 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FuncDef,
+    FuncItem,
     MemberExpr,
     MypyFile,
     NameExpr,
     OverloadedFuncDef,
     RefExpr,
+    SymbolTableNode,
     TypeInfo,
     Var,
 )
@@ -43,6 +45,7 @@ from onellm_runtime.core.diagnostics import (
 from onellm_runtime.core.model import Returns, ToolModel
 from onellm_runtime.core.options import DEFAULT_OPTIONS
 
+from . import source as src
 from .decorators import is_tool_decorator
 from .mypy_front import Frontend, Scope, module_of_fullname
 from .sites import _is_tool_type, _member_function, _read_options, method_info
@@ -129,9 +132,10 @@ def _named_function(expr: Expression) -> FuncDef | None:
     return None
 
 
-def _class_read(expr: Expression) -> TypeInfo | None:
+def _class_read(fe: Frontend, expr: Expression, function: FuncItem | None) -> TypeInfo | None:
     """The class whose tools ``tools_of(expr)`` returns, where the code says it for certain:
-    ``Cls(...)``, ``Cls`` itself, or a variable of a ``@final`` class."""
+    ``Cls(...)``, ``Cls`` itself, a variable of a ``@final`` class, or a variable its module
+    (or else ``function``, the one the call is in) binds once, to ``Cls(...)``."""
     if isinstance(expr, CallExpr) and isinstance(expr.callee, RefExpr) and isinstance(expr.callee.node, TypeInfo):
         return expr.callee.node
     if not isinstance(expr, RefExpr):
@@ -139,11 +143,37 @@ def _class_read(expr: Expression) -> TypeInfo | None:
     node = expr.node
     if isinstance(node, TypeInfo):
         return node
-    if isinstance(node, Var) and node.type is not None:
-        t = get_proper_type(node.type)
-        if isinstance(t, Instance) and t.type.is_final:
-            return t.type
-    return None
+    if not isinstance(node, Var) or node.type is None:
+        return None
+    t = get_proper_type(node.type)
+    if isinstance(t, Instance) and t.type.is_final:
+        return t.type
+    module = module_of_fullname(node.fullname, fe.modules)
+    value: ast.expr | None = None
+    if module is not None and node.fullname == f"{module}.{node.name}":
+        ms = fe.source(module)
+        value = _bound_once(ms.bindings.get(node.name, []) if ms is not None else [])
+    elif function is not None and isinstance(function, FuncDef):
+        module = module_of_fullname(function.fullname, fe.modules)
+        ms = fe.source(module) if module is not None else None
+        fn_ast = ms.function(function.line, function.name) if ms is not None else None
+        a = fn_ast.args if fn_ast is not None else None
+        if fn_ast is not None and a is not None and node.name not in _parameter_names(a):
+            value = _bound_once(src.body_bindings(fn_ast.body).get(node.name, []))
+    if module is None or not isinstance(value, ast.Call):
+        return None
+    sym = fe.lookup(value.func, Scope(module))
+    cls = sym.node if isinstance(sym, SymbolTableNode) else None
+    return cls if isinstance(cls, TypeInfo) and isinstance(t, Instance) and t.type is cls else None
+
+
+def _bound_once(bindings: list[src.Binding]) -> ast.expr | None:
+    """The value of a name bound by one plain ``name = value`` and nothing else."""
+    return bindings[0].value if len(bindings) == 1 and not bindings[0].type_checking else None
+
+
+def _parameter_names(a: ast.arguments) -> set[str]:
+    return {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if p is not None}
 
 
 def _tools_of(info: TypeInfo) -> list[FuncDef] | None:
@@ -164,7 +194,7 @@ def _tools_of(info: TypeInfo) -> list[FuncDef] | None:
     return list(found.values())
 
 
-def _arguments(fe: Frontend, call: CallExpr) -> Iterator[Offered | None]:
+def _arguments(fe: Frontend, call: CallExpr, function: FuncItem | None) -> Iterator[Offered | None]:
     """Each tool the call's arguments hand the set, in order, at its argument (None: not named)."""
     for arg, kind in zip(call.args, call.arg_kinds):
         if kind == ARG_POS:
@@ -177,7 +207,7 @@ def _arguments(fe: Frontend, call: CallExpr) -> Iterator[Offered | None]:
             and arg.callee.fullname == TOOLS_OF
             and arg.arg_kinds == [ARG_POS]
         ):
-            info = _class_read(arg.args[0])
+            info = _class_read(fe, arg.args[0], function)
             methods = _tools_of(info) if info is not None else None
             rows = [_offered(fe, m, arg) for m in methods or ()]
             names = [r.name for r in rows if r is not None]
@@ -188,8 +218,9 @@ def _arguments(fe: Frontend, call: CallExpr) -> Iterator[Offered | None]:
             yield None
 
 
-def tool_set_findings(fe: Frontend, call: CallExpr) -> list[tuple[str, str, Context]]:
-    """OLT007 at each argument of ``ToolSet(...)`` that repeats a name an earlier one gave."""
-    rows = [r for r in _arguments(fe, call) if r is not None]
+def tool_set_findings(fe: Frontend, call: CallExpr, function: FuncItem | None) -> list[tuple[str, str, Context]]:
+    """OLT007 at each argument of ``ToolSet(...)`` that repeats a name an earlier one gave;
+    ``function``: the one the call is in (None at module level), where its variables are bound."""
+    rows = [r for r in _arguments(fe, call, function) if r is not None]
     found: list[Diagnostic] = check_offered_together(rows, IN_A_TOOL_SET)
     return [(d.code, d.message, d.loc) for d in found if isinstance(d.loc, Context)]
