@@ -126,7 +126,12 @@ def _named_function(expr: Expression) -> FuncDef | None:
     ``obj.method``."""
     node = expr.node if isinstance(expr, RefExpr) else None
     if node is None and isinstance(expr, MemberExpr):
-        node = _member_function(expr)
+        owner = expr.expr.node if isinstance(expr.expr, RefExpr) else None
+        if isinstance(owner, TypeInfo):  # ``Cls.method``
+            sym = owner.get(expr.name)
+            node = sym.node if sym is not None else None
+        else:
+            node = _member_function(expr)
     if isinstance(node, Decorator) and _is_tool(node):
         return node.func
     return None

@@ -1,0 +1,162 @@
+"""Contract, "Tool sets" (static) and "Diagnostics" (OLT007): the plugin's findings through the
+commands and the editor, each held to what the runtime raises on the same code.
+
+- ``onellm check`` on a project of two modules: a module's two module-level tools with one name
+  (OLT007 at the second ``def``) and a ``ToolSet(...)`` call repeating a name (OLT007 at the
+  argument), exit 1, each at its line and column; importing the call's module raises the same text.
+- ``onellm schemas --runtime`` and ``--static`` on a module with a repeated name: same code, same
+  message, same exit status, no manifest; on the same module with the names made distinct, the
+  same bytes.
+- The language server's checker (``onellm_mypy.live``, what ``onellm lsp`` publishes) reports both
+  findings in an unsaved buffer, and drops them when the buffer renames the tool.
+- docs/diagnostics.md's OLT007 forms (one module, one tool set) print the page's transcripts.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cli_support import run, write
+
+TICKETS = """\
+from onellm_runtime import tool
+
+
+@tool
+def search_tickets(query: str) -> str:
+    return query
+
+
+@tool(name="search_tickets")
+def find_tickets(query: str) -> str:
+    return query
+
+
+@tool
+def close_ticket(ticket: str) -> str:
+    return ticket
+
+
+class Tracker:
+    @tool(name="close_ticket")
+    def close(self, ticket: str) -> str:
+        return ticket
+"""
+
+APP = """\
+from onellm_runtime import ToolSet, tools_of
+
+from tickets import Tracker, close_ticket, search_tickets
+
+tracker = Tracker()
+TOOLS = ToolSet(search_tickets, close_ticket, *tools_of(tracker))
+"""
+
+MODULE_TWICE = (
+    "Tool 'search_tickets': 'tickets.find_tickets' has the same tool name as 'tickets.search_tickets' "
+    "in module 'tickets'; give one of them another name with @tool(name=...)"
+)
+SET_TWICE = (
+    "Tool 'close_ticket': 'tickets.Tracker.close' has the same tool name as 'tickets.close_ticket' "
+    "in one tool set; give one of them another name with @tool(name=...)"
+)
+
+
+def test_onellm_check_reports_both_forms_at_their_line_and_column(tmp_path: Path) -> None:
+    write(tmp_path, {"tickets.py": TICKETS, "app.py": APP})
+    proc = run("check", "tickets.py", "app.py", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.splitlines() == [
+        f"app.py:6:48: error: {SET_TWICE}  [OLT007]",
+        f"tickets.py:10:1: error: {MODULE_TWICE}  [OLT007]",
+    ]
+    assert proc.stderr == "Found 2 problems in 2 modules\n"
+    # The runtime raises the set's finding, in the same words, when the module is imported.
+    imported = subprocess.run(
+        [sys.executable, "-c", "import app"], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+    assert imported.returncode == 1
+    assert imported.stderr.splitlines()[-1] == f"onellm_runtime.tool.ToolDefinitionError: {SET_TWICE}  [OLT007]"
+
+
+def test_schemas_runtime_and_static_agree_on_a_module_with_a_repeated_name(tmp_path: Path) -> None:
+    write(tmp_path, {"tickets.py": TICKETS})
+    runtime = run("schemas", "--runtime", "tickets.py", cwd=tmp_path)
+    static = run("schemas", "--static", "tickets.py", cwd=tmp_path)
+    assert (runtime.returncode, runtime.stdout) == (static.returncode, static.stdout) == (1, "")
+    assert runtime.stderr == f"onellm: a tool could not be built:\n{MODULE_TWICE}  [OLT007]\n"
+    assert static.stderr == f"tickets.py:10:1: error: {MODULE_TWICE}  [OLT007]\n"
+
+
+def test_schemas_runtime_and_static_agree_once_the_names_are_distinct(tmp_path: Path) -> None:
+    write(tmp_path, {"tickets.py": TICKETS.replace('@tool(name="search_tickets")', '@tool(name="find")')})
+    runtime = run("schemas", "--runtime", "tickets.py", cwd=tmp_path)
+    static = run("schemas", "--static", "tickets.py", cwd=tmp_path)
+    assert (runtime.returncode, runtime.stderr) == (static.returncode, static.stderr) == (0, "")
+    assert runtime.stdout == static.stdout
+    assert '"name": "find"' in runtime.stdout and runtime.stdout.count('"name": "close_ticket"') == 2
+
+
+def test_schemas_runtime_and_static_agree_on_a_tool_set_that_repeats_a_name(tmp_path: Path) -> None:
+    write(tmp_path, {"tickets.py": TICKETS.replace('"search_tickets")', '"find")'), "app.py": APP})
+    runtime = run("schemas", "--runtime", "app.py", cwd=tmp_path)
+    static = run("schemas", "--static", "app.py", cwd=tmp_path)
+    assert (runtime.returncode, runtime.stdout) == (static.returncode, static.stdout) == (1, "")
+    assert runtime.stderr == f"onellm: a tool could not be built:\n{SET_TWICE}  [OLT007]\n"
+    assert static.stderr == f"app.py:6:48: error: {SET_TWICE}  [OLT007]\n"
+
+
+def test_the_language_servers_checker_reports_both_forms_in_a_buffer(tmp_path: Path) -> None:
+    from onellm_mypy.live import LiveChecker, LiveDiagnostic
+
+    tickets, app = tmp_path / "tickets.py", tmp_path / "app.py"
+    tickets.write_text(TICKETS.replace('"search_tickets")', '"find")'))
+    app.write_text(APP)
+    module_twice = LiveDiagnostic(9, 0, 9, -1, "OLT007", MODULE_TWICE, "error")  # a def: its line
+    set_twice = LiveDiagnostic(5, 47, 5, 64, "OLT007", SET_TWICE, "error")
+    checker = LiveChecker()
+    try:
+        assert checker.check(str(app), APP) == {str(app): [set_twice]}
+        # The unsaved buffer of tickets.py repeats a name at module level and renames the method.
+        edited = TICKETS.replace('@tool(name="close_ticket")', '@tool(name="shut")')
+        assert checker.check(str(tickets), edited) == {str(app): [], str(tickets): [module_twice]}
+    finally:
+        checker.close()
+
+
+# --- docs/diagnostics.md: OLT007's module and tool-set forms print what the page shows ---------
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
+
+
+def _olt007_transcripts() -> list[tuple[str, dict[str, str], str]]:
+    """(subsection, its files by the name on their first line, its shell transcript) for each
+    '###' subsection of the OLT007 section."""
+    section = DOC.read_text(encoding="utf-8").split("\n## OLT007:")[1].split("\n## ")[0]
+    found = []
+    for sub in section.split("\n### ")[1:]:
+        files = {
+            m.group(1): m.group(0).removeprefix("```python\n")
+            for m in re.finditer(r"```python\n# (\S+\.py)\n.*?(?=```)", sub, re.S)
+        }
+        [transcript] = re.findall(r"```text\n(\$ .*?)```", sub, re.S)
+        found.append((sub.splitlines()[0], files, transcript))
+    return found
+
+
+@pytest.mark.parametrize(("title", "files", "transcript"), _olt007_transcripts())
+def test_the_olt007_forms_on_the_page_print_what_it_shows(
+    tmp_path: Path, title: str, files: dict[str, str], transcript: str
+) -> None:
+    assert files and title.startswith("In one ")
+    write(tmp_path, dict(files))
+    commands = re.split(r"^\$ onellm (.*)\n", transcript, flags=re.M)[1:]
+    assert len(commands) == 4  # onellm check, then onellm schemas --runtime
+    for command, shown in zip(commands[::2], commands[1::2], strict=True):
+        proc = run(*command.split(), cwd=tmp_path)
+        assert proc.stdout + proc.stderr == shown, command
+        assert proc.returncode == 1
