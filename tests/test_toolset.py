@@ -84,7 +84,8 @@ def test_the_tools_in_the_order_given() -> None:
     tools = ToolSet(search_tickets, *tools_of(Tracker()), find_ticket_by_id)
     assert list(tools) == ["search_tickets", "reopen", "close_ticket", "find_ticket_by_id"] == list(tools.keys())
     assert len(tools) == 4
-    assert list(tools.values())[0] is search_tickets and list(tools.values())[3] is find_ticket_by_id
+    values = list(tools.values())
+    assert values[0] is search_tickets and values[3] is find_ticket_by_id
     assert [name for name, _ in tools.items()] == list(tools)
     assert repr(tools) == "ToolSet(search_tickets, reopen, close_ticket, find_ticket_by_id)"
 
@@ -194,9 +195,13 @@ def test_tool_create_tools_join_a_set_by_their_own_name() -> None:
     made = Tool.create(lookup, name="search_tickets")
     with pytest.raises(ToolDefinitionError) as raised:
         ToolSet(search_tickets, made)
-    assert str(raised.value) == _olt007(
-        "search_tickets", "search_tickets", "test_tool_create_tools_join_a_set_by_their_own_name.<locals>.lookup"
-    ) + "  [OLT007]"
+    assert (
+        str(raised.value)
+        == _olt007(
+            "search_tickets", "search_tickets", "test_tool_create_tools_join_a_set_by_their_own_name.<locals>.lookup"
+        )
+        + "  [OLT007]"
+    )
 
 
 # --- as_tool_set: what the list forms are given -----------------------------------------------
