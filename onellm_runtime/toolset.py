@@ -43,7 +43,7 @@ class ToolSet(Mapping[str, "Tool[..., Any]"]):
         from .core.diagnostics import IN_A_TOOL_SET, Offered, check_offered_together
         from .tool import Tool, ToolDefinitionError
 
-        for t in tools:
+        for t in cast("tuple[object, ...]", tools):  # the annotation is not a check: a caller may pass anything
             if not isinstance(t, Tool):
                 raise TypeError(
                     f"ToolSet takes tools (made with @tool or Tool.create), not {type(t).__name__}"
