@@ -9,11 +9,14 @@ commands and the editor, each held to what the runtime raises on the same code.
   same bytes.
 - The language server's checker (``onellm_mypy.live``, what ``onellm lsp`` publishes) reports both
   findings in an unsaved buffer, and drops them when the buffer renames the tool.
+- mypy with its cache and the daemon re-check the ``ToolSet(...)`` call when the other module
+  renames a tool.
 - docs/diagnostics.md's OLT007 forms (one module, one tool set) print the page's transcripts.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -126,6 +129,54 @@ def test_the_language_servers_checker_reports_both_forms_in_a_buffer(tmp_path: P
         assert checker.check(str(tickets), edited) == {str(app): [], str(tickets): [module_twice]}
     finally:
         checker.close()
+
+
+def _rename_the_method(tmp_path: Path, name: str) -> None:
+    """tickets.py with ``Tracker.close`` named ``name`` (stamped later: mypy trusts an unchanged mtime)."""
+    path = tmp_path / "tickets.py"
+    stamp = path.stat().st_mtime + 60 if path.exists() else None
+    path.write_text(
+        TICKETS.replace('"search_tickets")', '"find")').replace('@tool(name="close_ticket")', f'@tool(name="{name}")')
+    )
+    if stamp is not None:
+        os.utime(path, (stamp, stamp))
+
+
+def test_mypy_with_its_cache_and_the_daemon_follow_a_rename_in_the_other_module(tmp_path: Path) -> None:
+    """app.py's finding depends on a name written in tickets.py's ``@tool(...)``, which no analysed
+    type holds: renaming the method there must re-check app.py, warm or under the daemon."""
+    root = Path(__file__).resolve().parent.parent
+    (tmp_path / "app.py").write_text(APP)
+    (tmp_path / "mypy.ini").write_text(
+        f"[mypy]\nplugins = onellm_mypy\nmypy_path = {root}\nshow_column_numbers = True\n"
+    )
+    args = ["--config-file", "mypy.ini", "app.py", "tickets.py"]
+    finding = f"app.py:6:48: error: {SET_TWICE}  [OLT007]"
+
+    def mypy(*command: str) -> list[str]:
+        proc = subprocess.run(
+            [sys.executable, "-m", *command], cwd=tmp_path, capture_output=True, text=True, timeout=600
+        )
+        return [line for line in (proc.stdout + proc.stderr).splitlines() if "[OLT" in line or "INTERNAL" in line]
+
+    cached = ("mypy", "--cache-dir", ".cache", *args)
+    _rename_the_method(tmp_path, "close_ticket")
+    assert mypy(*cached) == [finding]
+    assert mypy(*cached) == [finding]  # replayed from the cache
+    _rename_the_method(tmp_path, "shut")
+    assert mypy(*cached) == []
+    _rename_the_method(tmp_path, "close_ticket")
+    assert mypy(*cached) == [finding]
+
+    daemon = ("mypy.dmypy", "--status-file", str(tmp_path / "dmypy.json"))
+    try:
+        assert mypy(*daemon, "run", "--", *args) == [finding]
+        _rename_the_method(tmp_path, "shut")
+        assert mypy(*daemon, "run", "--", *args) == []
+        _rename_the_method(tmp_path, "close_ticket")
+        assert mypy(*daemon, "run", "--", *args) == [finding]
+    finally:
+        mypy(*daemon, "kill")
 
 
 # --- docs/diagnostics.md: OLT007's module and tool-set forms print what the page shows ---------
