@@ -104,6 +104,47 @@ def test_schemas_runtime_and_static_agree_once_the_names_are_distinct(tmp_path: 
     assert '"name": "find"' in runtime.stdout and runtime.stdout.count('"name": "close_ticket"') == 2
 
 
+NOT_MODULE_LEVEL = """\
+from onellm_runtime import Tool, tool
+
+
+@tool
+def lookup(query: str) -> str:
+    return query
+
+
+if True:
+
+    @tool(name="lookup")
+    def find(query: str) -> str:
+        return query
+
+
+def raw(query: str) -> str:
+    return query
+
+
+held = Tool.create(raw, name="lookup")
+
+
+class Index:
+    @tool(name="lookup")
+    def search(self, query: str) -> str:
+        return query
+"""
+
+
+def test_schemas_runtime_and_static_agree_on_what_is_not_a_module_level_tool(tmp_path: Path) -> None:
+    """A ``def`` under ``if``, a ``Tool.create`` result and a method share ``lookup``'s name, yet are
+    not the module's top-level ``@tool`` functions: both sides list all four, neither refuses."""
+    write(tmp_path, {"lookups.py": NOT_MODULE_LEVEL})
+    runtime = run("schemas", "--runtime", "lookups.py", cwd=tmp_path)
+    static = run("schemas", "--static", "lookups.py", cwd=tmp_path)
+    assert (runtime.returncode, runtime.stderr) == (static.returncode, static.stderr) == (0, "")
+    assert runtime.stdout == static.stdout
+    assert runtime.stdout.count('"name": "lookup"') == 4
+
+
 def test_schemas_runtime_and_static_agree_on_a_tool_set_that_repeats_a_name(tmp_path: Path) -> None:
     write(tmp_path, {"tickets.py": TICKETS.replace('"search_tickets")', '"find")'), "app.py": APP})
     runtime = run("schemas", "--runtime", "app.py", cwd=tmp_path)
