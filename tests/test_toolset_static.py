@@ -16,6 +16,7 @@ commands and the editor, each held to what the runtime raises on the same code.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
@@ -170,6 +171,40 @@ def test_the_language_servers_checker_reports_both_forms_in_a_buffer(tmp_path: P
         assert checker.check(str(tickets), edited) == {str(app): [], str(tickets): [module_twice]}
     finally:
         checker.close()
+
+
+def test_onellm_lsp_publishes_the_finding_with_its_docs_link(tmp_path: Path) -> None:
+    """A real session (pygls's client over stdio): the set's finding in the opened buffer, at the
+    argument, linked to OLT007's section; gone once the buffer leaves the repeated tool out."""
+    from lsp_session import Session
+    from lsprotocol import types
+
+    tickets, app = tmp_path / "tickets.py", tmp_path / "app.py"
+    tickets.write_text(TICKETS.replace('"search_tickets")', '"find")'))
+    app.write_text(APP)
+    docs = Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
+    anchor = "#olt007-two-tools-in-one-class-one-module-or-one-tool-set-have-the-same-name"
+    expected = types.Diagnostic(
+        range=types.Range(types.Position(5, 47), types.Position(5, 64)),
+        message=SET_TWICE,
+        severity=types.DiagnosticSeverity.Error,
+        code="OLT007",
+        code_description=types.CodeDescription(docs.as_uri() + anchor),
+        source="onellm",
+    )
+
+    async def session() -> None:
+        s = Session(100)
+        await s.start(tmp_path)
+        try:
+            s.open(app, APP)
+            assert (await s.diagnostics(1)).diagnostics == (expected,)
+            s.change(app, 2, APP.replace(", *tools_of(tracker)", ""))
+            assert (await s.diagnostics(2)).diagnostics == ()
+        finally:
+            await s.stop()
+
+    asyncio.run(session())
 
 
 def _rename_the_method(tmp_path: Path, name: str) -> None:
