@@ -153,6 +153,8 @@ def _class_read(fe: Frontend, expr: Expression, function: FuncItem | None) -> Ty
     t = get_proper_type(node.type)
     if isinstance(t, Instance) and t.type.is_final:
         return t.type
+    if not isinstance(expr, NameExpr):
+        return None  # ``self.tracker`` and other attributes: bound anywhere
     module = module_of_fullname(node.fullname, fe.modules)
     value: ast.expr | None = None
     if module is not None and node.fullname == f"{module}.{node.name}":
@@ -181,7 +183,7 @@ def _parameter_names(a: ast.arguments) -> set[str]:
     return {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if p is not None}
 
 
-def _tools_of(info: TypeInfo) -> list[FuncDef] | None:
+def _tools_of(info: TypeInfo) -> list[FuncDef]:
     """The methods ``tools_of`` returns for an instance of ``info``, in its order: each base's
     tools first, an override in its base's place, a plain attribute hiding a base's tool."""
     found: dict[str, FuncDef] = {}
@@ -192,7 +194,7 @@ def _tools_of(info: TypeInfo) -> list[FuncDef] | None:
             node = sym.node
             if isinstance(node, Decorator) and _is_tool(node):
                 found[attr] = node.func
-            elif isinstance(node, (FuncDef, OverloadedFuncDef, Decorator)) or (
+            elif isinstance(node, (FuncDef, OverloadedFuncDef, Decorator, TypeInfo)) or (
                 isinstance(node, Var) and node.is_initialized_in_class
             ):
                 found.pop(attr, None)
@@ -213,8 +215,7 @@ def _arguments(fe: Frontend, call: CallExpr, function: FuncItem | None) -> Itera
             and arg.arg_kinds == [ARG_POS]
         ):
             info = _class_read(fe, arg.args[0], function)
-            methods = _tools_of(info) if info is not None else None
-            rows = [_offered(fe, m, arg) for m in methods or ()]
+            rows = [_offered(fe, m, arg) for m in (_tools_of(info) if info is not None else ())]
             names = [r.name for r in rows if r is not None]
             if len(set(names)) != len(names):
                 continue  # two tools of one class: OLT007 at the class, raised by tools_of itself
