@@ -199,8 +199,17 @@ class OnellmPlugin(Plugin):
         return None
 
     def _on_tool_set(self, ctx: FunctionContext) -> Type:
-        """``ToolSet(...)``: OLT007 at each argument that repeats a tool name (``toolsets``)."""
-        _noting_failures(ctx, lambda: self._check_tool_set(ctx))
+        """``ToolSet(...)``: OLT007 at each argument that repeats a tool name (``toolsets``); a
+        failure is a note at the call, as for a tool (``ONELLM_MYPY_DEBUG``: raised)."""
+        try:
+            self._check_tool_set(ctx)
+        except Exception as e:
+            if os.environ.get("ONELLM_MYPY_DEBUG"):
+                raise
+            from .codes import UNCHECKED
+
+            note = f"ToolSet(...) was not checked ({_unchecked_reason(e)}); OLT007 was skipped for it"
+            ctx.api.msg.note(note, ctx.context, code=UNCHECKED)
         return ctx.default_return_type
 
     def _check_tool_set(self, ctx: FunctionContext) -> None:
@@ -440,7 +449,7 @@ def _keep_text_of_fileless(sources: SourceCache, file: MypyFile) -> None:
             return
 
 
-def _noting_failures(ctx: MethodContext | MethodSigContext | FunctionContext, action: Callable[[], None]) -> None:
+def _noting_failures(ctx: MethodContext | MethodSigContext, action: Callable[[], None]) -> None:
     """Run a hook's work; a failure (CannotLower, RecursionError, or anything unforeseen) becomes
     a note at the call, never silence and never a crash of mypy (``ONELLM_MYPY_DEBUG``: raised)."""
     try:
@@ -454,7 +463,7 @@ def _noting_failures(ctx: MethodContext | MethodSigContext | FunctionContext, ac
             pass
 
 
-def _note_unchecked(ctx: MethodContext | MethodSigContext | FunctionContext, error: Exception) -> None:
+def _note_unchecked(ctx: MethodContext | MethodSigContext, error: Exception) -> None:
     """Say at the tool that it was not checked, and why (a tool is never silently skipped)."""
     from .codes import UNCHECKED
     from .decorators import tool_decorator_index
@@ -475,10 +484,13 @@ def _note_unchecked(ctx: MethodContext | MethodSigContext | FunctionContext, err
 
 def unchecked_message(what: str, error: Exception) -> str:
     """The note for a tool the plugin could not read (docs/diagnostics.md, "Tools the plugin could not check")."""
+    return f"Tool {what} was not checked ({_unchecked_reason(error)}); OLT001-OLT015 were skipped for it"
+
+
+def _unchecked_reason(error: Exception) -> str:
     from .mypy_front import CannotLower
 
-    reason = str(error) if isinstance(error, CannotLower) else f"internal error {type(error).__name__}: {error}"
-    return f"Tool {what} was not checked ({reason}); OLT001-OLT015 were skipped for it"
+    return str(error) if isinstance(error, CannotLower) else f"internal error {type(error).__name__}: {error}"
 
 
 def _unbound_tool_type(kind: str, dec: Decorator) -> Type | None:

@@ -287,3 +287,30 @@ def test_the_olt007_forms_on_the_page_print_what_it_shows(
         proc = run(*command.split(), cwd=tmp_path)
         assert proc.stdout + proc.stderr == shown, command
         assert proc.returncode == 1
+
+
+def test_a_tool_set_the_plugin_fails_to_read_is_a_note_never_silence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/diagnostics.md, "Tools the plugin could not check": the ToolSet(...) call says so."""
+    from mypy import api
+
+    import onellm_mypy.toolsets
+    from onellm_mypy.mypy_front import CannotLower
+
+    def fails(*args: object) -> object:
+        raise CannotLower("the source text of module tickets could not be read")
+
+    monkeypatch.setattr(onellm_mypy.toolsets, "tool_set_findings", fails)
+    monkeypatch.delenv("ONELLM_MYPY_DEBUG", raising=False)
+    write(tmp_path, {"tickets.py": TICKETS.replace('"search_tickets")', '"find")'), "app.py": APP})
+    root = Path(__file__).resolve().parent.parent
+    (tmp_path / "mypy.ini").write_text(
+        f"[mypy]\nplugins = onellm_mypy\nmypy_path = {root}\nshow_column_numbers = True\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    out, _, _ = api.run(["--config-file", "mypy.ini", "--no-incremental", "app.py"])
+    assert out.splitlines()[0] == (
+        "app.py:6:9: note: ToolSet(...) was not checked (the source text of module tickets could not be read); "
+        "OLT007 was skipped for it"
+    )
