@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from onellm_runtime import Range, ToolContext, ToolInvoker, tool
+from onellm_runtime import Range, ToolContext, ToolInvoker, ToolSet, tool
 from onellm_runtime.providers import anthropic_tools, dispatch
 
 MODEL = "claude-sonnet-4-5-20250929"
@@ -94,7 +94,7 @@ class RecordedModel:
 
 async def run_loop(model: RecordedModel) -> str:
     station = Station({"Oslo": ["snow", "sleet"], "Paris": ["sun", "clouds", "rain"]})
-    tools = [get_forecast]
+    tools = ToolSet(get_forecast)  # one name, one tool: a repeated name is refused here
     definitions = [dict(d) for d in anthropic_tools(tools)]
     conversation: list[dict[str, Any]] = [{"role": "user", "content": "Weather in Oslo for two days, and in Atlantis?"}]
     async with ToolInvoker(services=station) as invoker:

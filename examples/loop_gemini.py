@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from onellm_runtime import Range, ToolContext, ToolInvoker, tool
+from onellm_runtime import Range, ToolContext, ToolInvoker, ToolSet, tool
 from onellm_runtime.providers import dispatch, gemini_tool
 
 MODEL = "gemini-2.5-flash"
@@ -106,8 +106,8 @@ class RecordedModel:
 
 async def run_loop(model: RecordedModel) -> Answer:
     station = Station({"Oslo": ["snow", "sleet"], "Paris": ["sun", "clouds", "rain"]})
-    tools = [get_forecast, final_answer]
-    definitions = [{"functionDeclarations": [dict(gemini_tool(t)) for t in tools]}]
+    tools = ToolSet(get_forecast, final_answer)  # one name, one tool: a repeated name is refused here
+    definitions = [{"functionDeclarations": [dict(gemini_tool(t)) for t in tools.values()]}]
     conversation: list[dict[str, Any]] = [{"role": "user", "parts": [{"text": "Will it snow in Oslo soon?"}]}]
     async with ToolInvoker(services=station) as invoker:
         for turn in (1, 2, 3):

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from onellm_runtime import Range, ToolContext, ToolInvoker, tool
+from onellm_runtime import Range, ToolContext, ToolInvoker, ToolSet, tool
 from onellm_runtime.providers import dispatch, openai_tool
 
 MODEL = "gpt-5.1-2025-11-13"
@@ -136,8 +136,8 @@ class RecordedModel:
 
 async def run_loop(model: RecordedModel) -> str:
     station = Station({"Oslo": ["snow", "sleet"], "Paris": ["sun", "clouds", "rain"]})
-    tools = [get_forecast]
-    definitions = [dict(openai_tool(t)) for t in tools]
+    tools = ToolSet(get_forecast)  # one name, one tool: a repeated name is refused here
+    definitions = [dict(openai_tool(t)) for t in tools.values()]
     conversation: list[dict[str, Any]] = [{"role": "user", "content": "Weather in Oslo, and Paris for two days?"}]
     async with ToolInvoker(services=station) as invoker:
         for turn in (1, 2, 3):

@@ -61,6 +61,7 @@ from mypy.types import (
 
 from onellm_runtime.aliases import SIZED_INTS
 from onellm_runtime.core import constrained, fields, foreign, markers
+from onellm_runtime.core.diagnostics import Diagnostic
 from onellm_runtime.core.forms import (
     FAnnotated,
     FAny,
@@ -217,6 +218,9 @@ class RecordMemo:
     annotations: dict[tuple[object, ...], tuple[object, frozenset[str]]] = field(default_factory=dict)
     #: The memo's key of each text as written in a module and scope (its names resolved once).
     keys: dict[tuple[object, ...], tuple[object, ...]] = field(default_factory=dict)
+    #: Each module's OLT007 findings among its module-level tools (``toolsets.module_duplicates``),
+    #: found once for all of them.
+    module_tools: dict[str, list[Diagnostic]] = field(default_factory=dict)
 
 
 class Frontend:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from mypy.nodes import GDEF, CallExpr, ClassDef, Context, Decorator, MypyFile, SymbolTableNode, Var
 from mypy.options import Options
-from mypy.plugin import AttributeContext, MethodContext, MethodSigContext, Plugin
+from mypy.plugin import AttributeContext, FunctionContext, MethodContext, MethodSigContext, Plugin
 from mypy.types import FunctionLike, Instance, Parameters, Type, get_proper_type
 
 from .codes import ERROR_CODES
@@ -52,6 +52,7 @@ __all__ = ["OnellmPlugin", "ERROR_CODES", "report"]
 _TOOL_CALL = "onellm_runtime.tool._ToolDecorator.__call__"
 _FACTORY_CALL = "onellm_runtime.tool._ToolFactory.__call__"
 _CREATE = "onellm_runtime.tool.Tool.create"
+_TOOL_SET = "onellm_runtime.toolset.ToolSet"
 _DIGEST_PREFIX = "onellm@"
 #: mypy 2.4 asks plugins for indirect dependencies (``get_additional_indirect_deps``); before
 #: that, the plugin adds them to the checker's ``module_refs``, which mypy reads at the same point
@@ -83,6 +84,12 @@ def report(fe: Frontend, lowered: LoweredTool, module: str, fail: Fail, context:
         decos = context.original_decorators
         if cls is not None and decos and tool_decorator_index(decos[:1]) == 0:
             for code, message in class_duplicates(fe, cls, module, context.func):
+                fail(message, context.func, code)
+                count += 1
+        elif cls is None and decos and tool_decorator_index(decos[:1]) == 0:
+            from .toolsets import module_duplicates
+
+            for code, message in module_duplicates(fe, module, context.func):
                 fail(message, context.func, code)
                 count += 1
     return count
@@ -185,6 +192,51 @@ class OnellmPlugin(Plugin):
         if fullname == _CREATE:
             return self._on_create
         return None
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if fullname == _TOOL_SET:
+            return self._on_tool_set
+        return None
+
+    def _on_tool_set(self, ctx: FunctionContext) -> Type:
+        """``ToolSet(...)``: OLT007 at each argument that repeats a tool name (``toolsets``); a
+        failure is a note at the call, as for a tool (``ONELLM_MYPY_DEBUG``: raised)."""
+        try:
+            self._check_tool_set(ctx)
+        except Exception as e:
+            if os.environ.get("ONELLM_MYPY_DEBUG"):
+                raise
+            from .codes import UNCHECKED
+
+            note = f"ToolSet(...) was not checked ({_unchecked_reason(e)}); OLT007 was skipped for it"
+            ctx.api.msg.note(note, ctx.context, code=UNCHECKED)
+        return ctx.default_return_type
+
+    def _check_tool_set(self, ctx: FunctionContext) -> None:
+        tree = getattr(ctx.api, "tree", None)
+        call = ctx.context
+        if not isinstance(tree, MypyFile) or not isinstance(call, CallExpr) or self._modules is None:
+            return
+        from .mypy_front import Frontend, RecordMemo
+        from .toolsets import tool_set_findings
+
+        if self._memo is None:
+            self._memo = RecordMemo()
+        fe = Frontend(self._modules, self.sources, self._memo)
+        scope = getattr(ctx.api, "scope", None)
+        function = scope.current_function() if scope is not None else None
+        for code, message, loc in tool_set_findings(fe, call, function):
+            ctx.api.fail(message, loc, code=ERROR_CODES[code])
+        module = tree.fullname
+        read = fe.deps - {module}
+        if read:  # as for a tool: a change to a tool named here re-checks this module
+            self._deps.setdefault(module, set()).update(read)
+            if not _INDIRECT_DEPS_HOOK:
+                refs = getattr(ctx.api, "module_refs", None)
+                if isinstance(refs, set):
+                    refs.update(read)
+            for dep in read:
+                tree.plugin_deps.setdefault(f"<{dep}[wildcard]>", set()).add(module)
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         if fullname == _TOOL_CALL:
@@ -432,10 +484,13 @@ def _note_unchecked(ctx: MethodContext | MethodSigContext, error: Exception) -> 
 
 def unchecked_message(what: str, error: Exception) -> str:
     """The note for a tool the plugin could not read (docs/diagnostics.md, "Tools the plugin could not check")."""
+    return f"Tool {what} was not checked ({_unchecked_reason(error)}); OLT001-OLT015 were skipped for it"
+
+
+def _unchecked_reason(error: Exception) -> str:
     from .mypy_front import CannotLower
 
-    reason = str(error) if isinstance(error, CannotLower) else f"internal error {type(error).__name__}: {error}"
-    return f"Tool {what} was not checked ({reason}); OLT001-OLT015 were skipped for it"
+    return str(error) if isinstance(error, CannotLower) else f"internal error {type(error).__name__}: {error}"
 
 
 def _unbound_tool_type(kind: str, dec: Decorator) -> Type | None:

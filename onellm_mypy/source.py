@@ -56,6 +56,7 @@ __all__ = [
     "field_from_call",
     "enum_members",
     "as_str_value",
+    "body_bindings",
     "class_body_bindings",
     "docstring",
     "field_value",
@@ -141,6 +142,13 @@ def _collect_bindings(body: list[ast.stmt], out: dict[str, list[Binding]], type_
                 _collect_bindings(handler.body, out, type_checking)
             _collect_bindings(getattr(stmt, "orelse"), out, type_checking)
             _collect_bindings(getattr(stmt, "finalbody"), out, type_checking)
+
+
+def body_bindings(body: list[ast.stmt]) -> dict[str, list[Binding]]:
+    """The names a function's body binds at its own scope (its parameters aside)."""
+    out: dict[str, list[Binding]] = {}
+    _collect_bindings(body, out, False)
+    return out
 
 
 def class_body_bindings(node: ast.ClassDef) -> dict[str, list[Binding]]:

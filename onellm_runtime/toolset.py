@@ -23,11 +23,11 @@ def where_defined(t: Tool[..., Any]) -> str:
 
 
 def duplicate_message(name: str, first: str, second: str) -> str:
-    """OLT007's text for two tools of one set (the static side writes the same words)."""
-    return (
-        f"Tool '{name}': '{second}' has the same tool name as '{first}' in one tool set; "
-        "give one of them another name with @tool(name=...)"
-    )
+    """OLT007's text for two tools of one set (``core.diagnostics``, which the static side uses too)."""
+    from .core.diagnostics import IN_A_TOOL_SET
+    from .core.diagnostics import duplicate_message as message
+
+    return message(name, first, second, IN_A_TOOL_SET)
 
 
 class ToolSet(Mapping[str, "Tool[..., Any]"]):
@@ -40,22 +40,20 @@ class ToolSet(Mapping[str, "Tool[..., Any]"]):
     __slots__ = ("_tools",)
 
     def __init__(self, *tools: Tool[..., Any]) -> None:
-        from .core.diagnostics import Diagnostic
+        from .core.diagnostics import IN_A_TOOL_SET, Offered, check_offered_together
         from .tool import Tool, ToolDefinitionError
 
-        table: dict[str, Tool[..., Any]] = {}
-        for t in tools:
+        for t in cast("tuple[object, ...]", tools):  # the annotation is not a check: a caller may pass anything
             if not isinstance(t, Tool):
                 raise TypeError(
                     f"ToolSet takes tools (made with @tool or Tool.create), not {type(t).__name__}"
                     + ("; unpack a list with ToolSet(*tools)" if isinstance(t, (list, tuple, ToolSet)) else "")
                 )
-            held = table.get(t.name)
-            if held is not None:
-                message = duplicate_message(t.name, where_defined(held), where_defined(t))
-                raise ToolDefinitionError([Diagnostic("OLT007", message, t)])
-            table[t.name] = t
-        self._tools = table
+        offered = [Offered(t.name, where_defined(t), t) for t in tools]
+        findings = check_offered_together(offered, IN_A_TOOL_SET)
+        if findings:
+            raise ToolDefinitionError(findings)
+        self._tools: dict[str, Tool[..., Any]] = {t.name: t for t in tools}
 
     def __getitem__(self, name: str, /) -> Tool[..., Any]:
         return self._tools[name]

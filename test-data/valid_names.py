@@ -16,9 +16,11 @@ async def get_docket_async(case_id: str) -> str:
     return case_id
 
 
-@tool
-def GetDocketAsync(case_id: str) -> str:
-    return case_id
+class Dockets:
+    # Its name is get_docket's too: a method, so not one of the module's tools (OLT007).
+    @tool
+    def GetDocketAsync(self, case_id: str) -> str:
+        return case_id
 
 
 @tool

@@ -53,15 +53,17 @@ RULES = {
         _rule(R + "binding", {R + "core", R + "errortext"}, {"typing_extensions"}),
         _rule(R + "tool", {R + "core", R + "front", R + "binding", *LEAVES}, {"typing_extensions"}),
         _rule(R + "invoking", {R + "core", R + "binding", R + "tool", *LEAVES}, {"typing_extensions"}),
-        _rule(R + "providers", {R + "core", R + "invoking", R + "tool", *LEAVES}),
+        # the tools offered together, one per name (what dispatch, the adapters and the server take)
+        _rule(R + "toolset", {R + "core", R + "tool", *LEAVES}, {"typing_extensions"}),
+        _rule(R + "providers", {R + "core", R + "invoking", R + "tool", R + "toolset", *LEAVES}),
         # the MCP server adapter; the `mcp` extra brings the SDK (mcp_types, uvicorn come with it)
         _rule(
             R + "mcp",
-            {"onellm_runtime", R + "invoking", R + "providers", R + "tool", *LEAVES},
+            {"onellm_runtime", R + "invoking", R + "providers", R + "tool", R + "toolset", *LEAVES},
             {"mcp", "mcp_types", "uvicorn"},
         ),
         # `import onellm_runtime`: the public API, re-exported (not the adapters, the server or the commands)
-        _rule("onellm_runtime", {R + "tool", R + "binding", R + "invoking", *LEAVES}),
+        _rule("onellm_runtime", {R + "tool", R + "toolset", R + "binding", R + "invoking", *LEAVES}),
         _rule(R + "__main__", {R + "cli"}),
         # the commands: everything, the static side included; nothing imports them (but the entry points)
         _rule(
@@ -75,6 +77,7 @@ RULES = {
                 R + "invoking",
                 R + "providers",
                 R + "tool",
+                R + "toolset",
                 R + "mcp",
                 *LEAVES,
             },

@@ -305,10 +305,12 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
 
 
 def _doc_sections() -> list[tuple[str, str, str, str]]:
-    """(code, broken example, message, fixed example) for each '## OLTnnn' section."""
+    """(code, broken example, message, fixed example) for each '## OLTnnn' section, read up to
+    its first '###' subsection (OLT007's module and tool-set forms: tests/test_toolset_static.py)."""
     parts = re.split(r"^## (OLT\d{3}):", DOC.read_text(encoding="utf-8"), flags=re.M)
     sections = []
-    for code, body in zip(parts[1::2], parts[2::2], strict=True):
+    for code, section in zip(parts[1::2], parts[2::2], strict=True):
+        body = re.split(r"^### ", section, flags=re.M)[0]
         python = re.findall(r"```python\n(.*?)```", body, re.S)
         text = re.findall(r"```text\n(.*?)```", body, re.S)
         assert len(python) == 2 and len(text) == 1, code

@@ -15,11 +15,15 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errortext import install_hint
 from . import manifest
 from .modulepath import find_module
+
+if TYPE_CHECKING:
+    from ..tool import Tool
 
 __all__ = ["COMMANDS", "Command", "main", "runtime_entries", "static_entries"]
 
@@ -98,9 +102,38 @@ def runtime_entries(sources: Sequence[manifest.SourceModule]) -> list[manifest.M
                     for attr in vars(value).values():
                         if isinstance(attr, Tool):
                             add(attr.__qualname__, cast(Any, attr))
-            for _, qualname, t in sorted(found, key=lambda item: (item[0], item[1])):
+            found.sort(key=lambda item: (item[0], item[1]))
+            _refuse_repeated_names(module, src.path, found)
+            for _, qualname, t in found:
                 entries.append(manifest.entry(src.module, qualname, t.model))
     return entries
+
+
+def _refuse_repeated_names(module: ModuleType, path: str, found: list[tuple[int, str, Tool[Any, Any]]]) -> None:
+    """OLT007 for two module-level ``@tool`` functions of ``module`` with one name, at the later
+    one, as the static side reports it: a ``def`` at the top of the module's source, decorated
+    (its first line is its first decorator's) and still bound under its own name at the end."""
+    import ast
+
+    from ..core.diagnostics import Offered, check_offered_together, in_module
+    from ..tool import ToolDefinitionError
+    from ..toolset import where_defined
+
+    with open(path, "rb") as f:
+        body = ast.parse(f.read()).body
+    decorated = {
+        min(d.lineno for d in node.decorator_list)
+        for node in body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.decorator_list
+    }
+    offered = [
+        Offered(t.name, where_defined(t), t)
+        for line, qualname, t in found
+        if line in decorated and "." not in qualname and vars(module).get(t.__name__) is t
+    ]
+    findings = check_offered_together(offered, in_module(module.__name__))
+    if findings:
+        raise ToolDefinitionError(findings)
 
 
 def static_entries(sources: Sequence[manifest.SourceModule]) -> tuple[list[manifest.ManifestEntry], list[str]]:

@@ -38,7 +38,18 @@ from .model import (
 )
 from .options import OPTION_NAMES
 
-__all__ = ["CODES", "Diagnostic", "check_tool", "check_class", "type_name"]
+__all__ = [
+    "CODES",
+    "Diagnostic",
+    "Offered",
+    "check_tool",
+    "check_class",
+    "check_offered_together",
+    "duplicate_message",
+    "IN_A_TOOL_SET",
+    "in_module",
+    "type_name",
+]
 
 
 @dataclass(frozen=True)
@@ -696,4 +707,46 @@ def check_class(cls: ClassModel) -> list[Diagnostic]:
             )
         else:
             first[name] = t
+    return out
+
+
+#: Where two tools offered together meet, in OLT007's words: a ``ToolSet`` (``in_module``: a module).
+IN_A_TOOL_SET = "one tool set"
+
+
+def in_module(module: str) -> str:
+    """Where two module-level tools of ``module`` meet, in OLT007's words."""
+    return f"module '{module}'"
+
+
+def duplicate_message(name: str, first: str, second: str, within: str) -> str:
+    """OLT007's text for two tools offered together under one name, each named by where it is
+    defined (``module.qualname``), the later one first since that is where it is reported."""
+    return (
+        f"Tool '{name}': '{second}' has the same tool name as '{first}' in {within}; "
+        "give one of them another name with @tool(name=...)"
+    )
+
+
+@dataclass(frozen=True)
+class Offered:
+    """A tool as a set or a module offers it: its tool name, its definition's
+    ``module.qualname``, and where a finding about it belongs."""
+
+    name: str
+    where: str
+    loc: object = None
+
+
+def check_offered_together(tools: list[Offered], within: str) -> list[Diagnostic]:
+    """OLT007 for each tool whose name an earlier one has, at the later one; a tool named
+    against the rules (OLT008 on its own) has no name to repeat."""
+    first: dict[str, Offered] = {}
+    out: list[Diagnostic] = []
+    for t in tools:
+        if not rules.is_valid_tool_name(t.name):
+            continue
+        held = first.setdefault(t.name, t)
+        if held is not t:
+            out.append(Diagnostic("OLT007", duplicate_message(t.name, held.where, t.where, within), t.loc))
     return out

@@ -16,11 +16,8 @@ provider SDK.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
-
 from ._anthropic import AnthropicLimits, anthropic_tool, anthropic_tools, check_anthropic_limits
-from ._common import ProviderError, ProviderWarning, ToolDefinition, ToolLike
+from ._common import ProviderError, ProviderWarning, ToolDefinition, ToolLike, ToolsLike, offered
 from ._decode import PAIR_PROVIDERS, compile_decoder
 from ._dispatch import Approver, Dispatch, DispatchedCall, DispatchProvider, dispatch, unknown_tool_message
 from ._gemini import gemini_tool
@@ -40,6 +37,7 @@ __all__ = [
     "ProviderWarning",
     "ToolDefinition",
     "ToolLike",
+    "ToolsLike",
     "anthropic_result",
     "anthropic_tool",
     "anthropic_tools",
@@ -61,14 +59,15 @@ __all__ = [
 PROVIDERS = ("openai", "anthropic", "gemini", "mcp")
 
 
-def provider_definitions(provider: str, tools: Iterable[ToolLike | Mapping[str, Any]]) -> list[ToolDefinition]:
+def provider_definitions(provider: str, tools: ToolsLike) -> list[ToolDefinition]:
     """Every tool's definition for one request to ``provider`` (the ``onellm schemas --provider`` output).
 
     OpenAI: the Responses shape, strict; Anthropic: strict, with the request's limits
     applied across the list; Gemini: the JSON Schema form; MCP: the ``tools/list`` entries.
-    ``tools`` are ``Tool`` objects or manifest entries.
+    ``tools`` are a ``ToolSet``, ``Tool`` objects (two with one name raise
+    ``ToolDefinitionError``, OLT007) or manifest entries (a listing: passed as they are).
     """
-    items = list(tools)
+    items = offered(tools)
     if provider == "openai":
         return [openai_tool(t) for t in items]
     if provider == "anthropic":

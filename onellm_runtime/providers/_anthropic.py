@@ -16,11 +16,11 @@ non-strict, with a warning for each.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ._common import NotStrict, ToolDefinition, ToolLike, source_of, warn
+from ._common import NotStrict, ToolDefinition, ToolLike, ToolsLike, offered, source_of, warn
 from ._downconvert import Schema, is_nullable, kind_of, map_children, move, pairs_schema
 
 __all__ = [
@@ -163,18 +163,19 @@ class AnthropicLimits:
         return not self.non_strict
 
 
-def check_anthropic_limits(tools: Sequence[ToolLike]) -> AnthropicLimits:
+def check_anthropic_limits(tools: ToolsLike) -> AnthropicLimits:
     """Count the strict tools of one request against Anthropic's limits.
 
-    ``tools`` are ``Tool`` objects (converted as ``anthropic_tool`` would) or Anthropic tool
-    definitions (dicts with ``input_schema``, strict when ``"strict": true``). Tools are
+    ``tools`` are a ``ToolSet``, ``Tool`` objects (converted as ``anthropic_tool`` would; two
+    with one name raise OLT007) or Anthropic tool definitions (dicts with ``input_schema``,
+    strict when ``"strict": true``). Tools are
     kept strict in order while the counts fit; a tool that would take the number of strict
     tools, optional parameters or union parameters past its limit is listed in ``non_strict``.
     """
     strict_tools = optional = unions = 0
     non_strict: list[str] = []
     reasons: dict[str, str] = {}
-    for item in tools:
+    for item in offered(tools):
         definition = _as_definition(item)
         if not definition.get("strict"):
             continue
@@ -217,15 +218,17 @@ def _as_definition(item: ToolLike) -> Mapping[str, Any]:
         return _build(item, True, stacklevel=2)
 
 
-def anthropic_tools(tools: Sequence[ToolLike], strict: bool = True) -> list[ToolDefinition]:
+def anthropic_tools(tools: ToolsLike, strict: bool = True) -> list[ToolDefinition]:
     """The definitions for one request: each tool strict when it fits on its own and the
-    request's limits allow, else non-strict with a ``ProviderWarning`` that says why."""
-    built = [_build(t, strict, stacklevel=2) for t in tools]
+    request's limits allow, else non-strict with a ``ProviderWarning`` that says why.
+    ``tools``: a ``ToolSet``, or a list of tools (two with one name raise OLT007) or entries."""
+    items = offered(tools)
+    built = [_build(t, strict, stacklevel=2) for t in items]
     if not strict:
         return built
     report = check_anthropic_limits(built)
     out: list[ToolDefinition] = []
-    for t, d in zip(tools, built, strict=True):
+    for t, d in zip(items, built, strict=True):
         name = str(d["name"])
         if name in report.reasons:
             message = warn(f"Tool '{name}' is sent to Anthropic non-strict: {report.reasons[name]}.", stacklevel=2)

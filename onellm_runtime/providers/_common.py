@@ -9,16 +9,28 @@ from __future__ import annotations
 
 import copy
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Union, cast
 
 from ._downconvert import Schema
 
 if TYPE_CHECKING:
     from ..tool import Tool
+    from ..toolset import ToolSet
 
-__all__ = ["ProviderWarning", "ProviderError", "ToolDefinition", "ToolLike", "Source", "source_of", "warn", "NotStrict"]
+__all__ = [
+    "ProviderWarning",
+    "ProviderError",
+    "ToolDefinition",
+    "ToolLike",
+    "ToolsLike",
+    "Source",
+    "offered",
+    "source_of",
+    "warn",
+    "NotStrict",
+]
 
 
 class ProviderWarning(UserWarning):
@@ -55,6 +67,25 @@ class ToolDefinition(dict[str, Any]):
 
 
 ToolLike = Union["Tool[Any, Any]", Mapping[str, Any]]
+#: The tools of one request: a ``ToolSet`` (or a mapping of name to ``Tool``), or a list of
+#: tools and definitions or manifest entries.
+ToolsLike = Union["ToolSet", Mapping[str, "Tool[Any, Any]"], Iterable[ToolLike]]
+
+
+def offered(tools: ToolsLike) -> list[ToolLike]:
+    """The tools of one request, in order, the ``Tool`` objects among them made a ``ToolSet``
+    at once: two with one name raise ``ToolDefinitionError`` (OLT007), never "last one wins".
+
+    Definitions and manifest entries (dicts) are listings, passed as they are: ``onellm schemas``
+    lists every tool of the modules it is given, each under its module.
+    """
+    from ..toolset import ToolSet, as_tool_set
+
+    if isinstance(tools, Mapping):
+        return list(as_tool_set(cast("Mapping[str, Tool[Any, Any]]", tools)).values())
+    items = list(tools)
+    ToolSet(*(t for t in items if not isinstance(t, Mapping)))
+    return items
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ..invoking.invoker import ToolInvoker
     from ..invoking.jobs import Job
     from ..tool import Tool
+    from ..toolset import ToolSet
 
 __all__ = ["Approver", "Dispatch", "DispatchedCall", "dispatch", "unknown_tool_message"]
 
@@ -94,10 +95,11 @@ def unknown_tool_message(name: str, offered: Iterable[str]) -> str:
     )
 
 
-def _tool_table(tools: Iterable[Tool[..., Any]] | Mapping[str, Tool[..., Any]]) -> dict[str, Tool[..., Any]]:
-    if isinstance(tools, Mapping):
-        return dict(cast("Mapping[str, Tool[..., Any]]", tools))
-    return {t.name: t for t in tools}
+def _tool_table(tools: ToolSet | Iterable[Tool[..., Any]] | Mapping[str, Tool[..., Any]]) -> ToolSet:
+    """The tools offered, one per name: a repeated name raises OLT007 here, before any call runs."""
+    from ..toolset import as_tool_set
+
+    return as_tool_set(tools)
 
 
 def _arguments(raw: object) -> str | Mapping[str, object]:
@@ -132,7 +134,7 @@ def _write(provider: str, call: DispatchedCall, result: ToolResult) -> tuple[Ite
 async def dispatch(
     provider: DispatchProvider,
     reply: object,
-    tools: Iterable[Tool[..., Any]] | Mapping[str, Tool[..., Any]],
+    tools: ToolSet | Iterable[Tool[..., Any]] | Mapping[str, Tool[..., Any]],
     *,
     invoker: ToolInvoker | None = None,
     approve: Approver | None = None,
@@ -141,7 +143,9 @@ async def dispatch(
     """Run the tool calls of ``reply`` and answer each in ``provider``'s tool-result shape.
 
     ``reply``: the API's response as plain JSON or as the SDK's object (see ``_calls``).
-    ``tools``: the tools offered (a list, or a mapping from the name the model uses).
+    ``tools``: the tools offered: a ``ToolSet``, or a list or mapping of tools made into one
+    at once (two tools with one name raise ``ToolDefinitionError`` OLT007; a mapping's keys
+    must be its tools' own names).
     ``invoker``: the ``ToolInvoker`` to run them (its services, clock and job registry);
     a new one when None. ``approve``: asked for each call of a ``requires_approval`` tool
     (a refused or unasked call gets ``Tool 'x' requires approval.``). ``on_event``: receives

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from onellm_runtime import Tool, ToolContext, ToolResult, tool, tools_of
+from onellm_runtime import Tool, ToolContext, ToolResult, ToolSet, tool, tools_of
 
 
 @tool
@@ -80,3 +80,11 @@ wrong_type: int = add("1", 2)  # error
 wrong_arity: int = add(1, 2, 3)  # error
 wrong_result: str = add(1)  # error
 wrong_method: str = tracker.open_ticket(42)  # error
+
+# Tools offered together: one name, one tool (a read-only mapping of name -> Tool).
+offered: ToolSet = ToolSet(add, shout_async, *tools_of(tracker))
+offered_tool: Tool[..., Any] = offered["add"]
+offered_names: list[str] = list(offered)
+joined: ToolSet = offered | [created]
+wrong_set = ToolSet([add])  # error
+offered["add"] = add  # error
