@@ -308,8 +308,8 @@ UNWRITABLE: dict[str, tuple[Any, Callable[[], Any], str]] = {
     "a tuple key under JsonValue": (JsonValue, lambda: {(1, 2): 3}, _unwritable("a key of type tuple")),
     "a NaN key under JsonValue": (JsonValue, lambda: {"a": {math.nan: 1}}, _unwritable("a key that is NaN at a")),
     "a naive datetime": (dt.datetime, lambda: NAIVE, _unwritable(NAIVE_TEXT)),
-    "a naive datetime in a list": (list[dt.datetime], lambda: [NAIVE], _unwritable(NAIVE_TEXT)),
-    "a naive datetime in a record": (Meeting, lambda: Meeting("standup", NAIVE), _unwritable(NAIVE_TEXT)),
+    "a naive datetime in a list": (list[dt.datetime], lambda: [NAIVE], _unwritable(NAIVE_TEXT + " at [0]")),
+    "a naive datetime in a record": (Meeting, lambda: Meeting("standup", NAIVE), _unwritable(NAIVE_TEXT + " at at")),
     "a cycle, unannotated": (None, _cycle, _unwritable("a reference cycle")),
     "a cycle through a record field": (Box, lambda: Box(_cycle()), _unwritable("a reference cycle at content.a[0]")),
     "a ToolResult holding object()": (

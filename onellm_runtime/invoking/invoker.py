@@ -47,7 +47,7 @@ from ..context import Clock, ToolContext
 from ..errortext import cut, describe
 from ..provider_names import check_provider
 from ..results import ToolResult
-from .convert import Converter, Unwritable, compile_converter
+from .convert import Converter, Misfit, Unwritable, compile_converter
 from .jobs import Job, JobRegistry
 from .workers import ToolRaised, WorkerPool
 
@@ -128,6 +128,10 @@ def _failed(name: str, error: BaseException) -> str:
 
 def _unwritable(name: str, what: str) -> str:
     return f"Tool '{name}' returned a value that cannot be written as JSON: {cut(what)}."
+
+
+def _misfit(name: str, what: str) -> str:
+    return f"Tool '{name}' returned a value that does not fit its return type: {cut(what)}."
 
 
 def _check_misuse(approved: object, provider: object) -> None:
@@ -368,11 +372,14 @@ class ToolInvoker:
     ) -> ToolResult:
         """The result of a call that returned ``value`` (the Results table; costs attached).
 
-        The converter checks every JSON part to be writable as JSON (else ``Unwritable``),
-        so that no later reading of the result can fail.
+        The converter checks the value against the return type while writing it (else
+        ``Misfit``) and every JSON part to be writable as JSON (else ``Unwritable``), so that
+        no later reading of the result can fail.
         """
         try:
             converted = prepared.convert(value)
+        except Misfit as e:
+            return self._failure(_misfit(prepared.name, str(e)), context)
         except Unwritable as e:
             return self._failure(_unwritable(prepared.name, str(e)), context)
         except BaseException as e:  # a value's own code (``__str__``, a mapping's ``items``) failed
