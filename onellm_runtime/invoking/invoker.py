@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from ..core.model import ToolModel
     from ..tool import Tool
 
-__all__ = ["BIND_OFF_LOOP_CHARS", "ToolCall", "ToolInvoker"]
+__all__ = ["BIND_OFF_LOOP_CHARS", "SLICE", "ToolCall", "ToolInvoker"]
 
 Arguments = str | bytes | Mapping[str, object]
 
@@ -63,6 +63,11 @@ Arguments = str | bytes | Mapping[str, object]
 #: thread, off the event loop: binding costs about 40 us per KiB, so 64 KiB keeps the loop's
 #: stall near 3 ms, while the hop to a thread (about 0.1 ms) stays a few per cent of binding.
 BIND_OFF_LOOP_CHARS = 64 * 1024
+
+#: How many calls of a batch are started (or answered, in ``dispatch``) between two returns to
+#: the event loop: a call's share of a slice is tens of microseconds, so a slice holds the
+#: loop for a few milliseconds, far under the 50 ms a stall may last.
+SLICE = 128
 
 
 @dataclass(frozen=True)
@@ -95,7 +100,17 @@ class _Prepared:
     It holds nothing that keeps the model alive (the binder keeps only the model's parameters).
     """
 
-    __slots__ = ("binder", "convert", "context_params", "token_params", "name", "inline", "private")
+    __slots__ = (
+        "binder",
+        "convert",
+        "context_params",
+        "token_params",
+        "name",
+        "thread_name",
+        "inline",
+        "threaded",
+        "private",
+    )
 
     def __init__(self, tool: Tool[..., Any]) -> None:
         model = tool.model
@@ -104,9 +119,13 @@ class _Prepared:
         self.context_params = tuple(p.name for p in model.params if p.kind == "context")
         self.token_params = tuple(p.name for p in model.params if p.kind == "cancellation")
         self.name = tool.name
+        self.thread_name = f"onellm-tool-{tool.name}"
         #: An ``async def`` without a timeout runs in the caller's task: nothing to race it
         #: against, and the caller's cancellation reaches it directly.
         self.inline = tool.is_async and not tool.timeout_seconds > 0
+        #: A plain function without a timeout: awaited in a worker thread from the caller's
+        #: task, with nothing to race it against (no timer, no task of its own).
+        self.threaded = not tool.is_async and not tool.timeout_seconds > 0
         #: Inline, and no parameter takes the context or the token: a call needs no context
         #: unless the caller hands one in (or the call becomes a job).
         self.private = self.inline and not self.context_params and not self.token_params
@@ -264,6 +283,8 @@ class ToolInvoker:
                 kwargs[name] = context.cancellation
             if mode == "background":
                 return await self._background(tool, kwargs, context, prepared)
+            if prepared.threaded:
+                return await self._run_threaded(tool, kwargs, context, prepared)
             if not prepared.inline:
                 return await self._run(tool, kwargs, context, prepared)
         # An async tool without a timeout, in the caller's task. Without a context of the
@@ -286,7 +307,12 @@ class ToolInvoker:
     async def invoke_all(
         self, calls: Iterable[ToolCall | tuple[Tool[..., Any], Arguments]], *, provider: str | None = None
     ) -> list[ToolResult]:
-        """Run a batch (see the module docstring for the order); results in call order."""
+        """Run a batch (see the module docstring for the order); results in call order.
+
+        The calls of a concurrent run are started ``SLICE`` at a time, with a return to the
+        event loop between slices, so that starting a large batch never holds the loop for
+        longer than one slice's work.
+        """
         if provider is not None:
             check_provider(provider)
         batch = [c if isinstance(c, ToolCall) else ToolCall(c[0], c[1]) for c in calls]
@@ -297,9 +323,28 @@ class ToolInvoker:
             if batch[i].tool.parallel_safe:
                 while j < len(batch) and batch[j].tool.parallel_safe:
                     j += 1
-            results.extend(await asyncio.gather(*(self._invoke_call(c, provider) for c in batch[i:j])))
+            if j - i == 1:
+                results.append(await self._invoke_call(batch[i], provider))
+            else:
+                results.extend(await self._run_together(batch[i:j], provider))
             i = j
         return results
+
+    async def _run_together(self, calls: list[ToolCall], provider: str | None) -> list[ToolResult]:
+        """Calls that run concurrently, started a slice at a time; their results in call order."""
+        tasks: list[asyncio.Task[ToolResult]] = []
+        try:
+            for start in range(0, len(calls), SLICE):
+                if start:
+                    await asyncio.sleep(0)  # the slice just started takes its first steps, beside other tasks
+                tasks.extend(
+                    asyncio.ensure_future(self._invoke_call(c, provider)) for c in calls[start : start + SLICE]
+                )
+            return list(await asyncio.gather(*tasks))
+        except BaseException:  # cancelled while starting or waiting: the calls already started are cancelled too
+            for task in tasks:
+                task.cancel()
+            raise
 
     async def _invoke_call(self, call: ToolCall, provider: str | None) -> ToolResult:
         context = call.context
@@ -366,6 +411,30 @@ class ToolInvoker:
         if error is not None:
             return self._failure(_failed(prepared.name, error), context)
         return self._finish(tool, task.result(), context, prepared)
+
+    async def _run_threaded(
+        self, tool: Tool[..., Any], kwargs: dict[str, object], context: ToolContext, prepared: _Prepared
+    ) -> ToolResult:
+        """A plain function without a timeout, in a worker thread. The caller's cancellation
+        leaves the thread (``WorkerPool.run``) and sets the token; it is not an error result."""
+        try:
+            value = await self.workers.run(lambda: tool.call_with(kwargs), prepared.thread_name)
+        except ToolRaised as e:
+            return self._failure(_failed(prepared.name, e), context)
+        except asyncio.CancelledError:
+            context.cancellation.cancel()
+            raise
+        if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):  # a plain def returning a coroutine
+            try:
+                value = await value
+            except asyncio.CancelledError as e:
+                if not _cancelled_by_caller():  # the tool's own: its failure, like any other
+                    return self._failure(_failed(prepared.name, e), context)
+                context.cancellation.cancel()
+                raise
+            except BaseException as e:  # of any kind, as from the thread
+                return self._failure(_failed(prepared.name, e), context)
+        return self._finish(tool, value, context, prepared)
 
     def _finish(
         self, tool: Tool[..., Any], value: object, context: ToolContext | None, prepared: _Prepared
