@@ -40,10 +40,10 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..binding import ArgumentError, CompiledBinder, compile_binder
-from ..context import Clock, ToolContext
+from ..context import Clock, Listener, ToolContext
 from ..errortext import cut, describe
 from ..provider_names import check_provider
 from ..results import ToolResult
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from ..core.model import ToolModel
     from ..tool import Tool
 
-__all__ = ["BIND_OFF_LOOP_CHARS", "SLICE", "ToolCall", "ToolInvoker"]
+__all__ = ["BIND_OFF_LOOP_CHARS", "SLICE", "THREADED_WINDOW", "ToolCall", "ToolInvoker"]
 
 Arguments = str | bytes | Mapping[str, object]
 
@@ -69,8 +69,13 @@ BIND_OFF_LOOP_CHARS = 64 * 1024
 #: loop for a few milliseconds, far under the 50 ms a stall may last.
 SLICE = 128
 
+#: How many calls of plain functions per worker thread a batch keeps under way at once: enough
+#: that a worker finds the next call queued when it finishes one, few enough that a batch of
+#: thousands does not hold every call's bookkeeping (and the collector's work over it) at once.
+THREADED_WINDOW = 4
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, slots=True)
 class ToolCall:
     """One call in a batch: the tool, the model's arguments, and the call's id."""
 
@@ -305,17 +310,25 @@ class ToolInvoker:
         return self._finish(tool, value, context, prepared)
 
     async def invoke_all(
-        self, calls: Iterable[ToolCall | tuple[Tool[..., Any], Arguments]], *, provider: str | None = None
+        self,
+        calls: Iterable[ToolCall | tuple[Tool[..., Any], Arguments]],
+        *,
+        provider: str | None = None,
+        listeners: Iterable[Listener] = (),
     ) -> list[ToolResult]:
         """Run a batch (see the module docstring for the order); results in call order.
 
-        The calls of a concurrent run are started ``SLICE`` at a time, with a return to the
-        event loop between slices, so that starting a large batch never holds the loop for
-        longer than one slice's work.
+        ``listeners`` receive the progress and log events of the calls whose context the
+        invoker makes (a ``ToolCall`` without one). The calls of a concurrent run are
+        started ``SLICE`` at a time, with a return to the event loop between slices, and at
+        most ``THREADED_WINDOW`` calls per worker of plain functions are under way at once
+        (the rest would only wait for a worker): a large batch never holds the loop for
+        longer than a slice, nor keeps every call's bookkeeping alive at once.
         """
         if provider is not None:
             check_provider(provider)
         batch = [c if isinstance(c, ToolCall) else ToolCall(c[0], c[1]) for c in calls]
+        heard = tuple(listeners)
         results: list[ToolResult] = []
         i = 0
         while i < len(batch):
@@ -324,32 +337,51 @@ class ToolInvoker:
                 while j < len(batch) and batch[j].tool.parallel_safe:
                     j += 1
             if j - i == 1:
-                results.append(await self._invoke_call(batch[i], provider))
+                results.append(await self._invoke_call(batch[i], provider, heard))
             else:
-                results.extend(await self._run_together(batch[i:j], provider))
+                results.extend(await self._run_together(batch[i:j], provider, heard))
             i = j
         return results
 
-    async def _run_together(self, calls: list[ToolCall], provider: str | None) -> list[ToolResult]:
+    async def _run_together(
+        self, calls: list[ToolCall], provider: str | None, listeners: tuple[Listener, ...]
+    ) -> list[ToolResult]:
         """Calls that run concurrently, started a slice at a time; their results in call order."""
-        tasks: list[asyncio.Task[ToolResult]] = []
+        results: list[ToolResult | None] = [None] * len(calls)
+        room = asyncio.Semaphore(THREADED_WINDOW * self.workers.limit)
+        running: set[asyncio.Task[None]] = set()
+
+        async def one(index: int, call: ToolCall, threaded: bool) -> None:
+            try:
+                results[index] = await self._invoke_call(call, provider, listeners)
+            finally:
+                if threaded:
+                    room.release()
+
         try:
-            for start in range(0, len(calls), SLICE):
-                if start:
+            for index, call in enumerate(calls):
+                if index % SLICE == 0 and index:
                     await asyncio.sleep(0)  # the slice just started takes its first steps, beside other tasks
-                tasks.extend(
-                    asyncio.ensure_future(self._invoke_call(c, provider)) for c in calls[start : start + SLICE]
-                )
-            return list(await asyncio.gather(*tasks))
-        except BaseException:  # cancelled while starting or waiting: the calls already started are cancelled too
-            for task in tasks:
+                threaded = not call.tool.is_async
+                if threaded:
+                    await room.acquire()
+                task = asyncio.ensure_future(one(index, call, threaded))
+                running.add(task)
+                task.add_done_callback(running.discard)
+            while running:
+                await asyncio.wait(tuple(running))
+        except BaseException:  # cancelled while starting or waiting: the calls under way are cancelled too
+            for task in running:
                 task.cancel()
             raise
+        return cast("list[ToolResult]", results)
 
-    async def _invoke_call(self, call: ToolCall, provider: str | None) -> ToolResult:
+    async def _invoke_call(
+        self, call: ToolCall, provider: str | None, listeners: tuple[Listener, ...] = ()
+    ) -> ToolResult:
         context = call.context
         if context is None:
-            context = ToolContext(call.id, self.services, self.clock, tool_name=call.tool.name)
+            context = ToolContext(call.id, self.services, self.clock, tool_name=call.tool.name, listeners=listeners)
         return await self.invoke(call.tool, call.arguments, context, approved=call.approved, provider=provider)
 
     async def _background(

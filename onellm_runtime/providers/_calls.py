@@ -15,7 +15,7 @@ from typing import Any, cast
 __all__ = ["FoundCall", "plain", "json_kind", "FINDERS"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FoundCall:
     """One tool call as the reply wrote it."""
 

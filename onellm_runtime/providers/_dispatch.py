@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from ..context import ToolContext, ToolEvent
+from ..context import ToolEvent
 from ..errortext import cut, describe
 from ..results import JsonPart, ToolResult
 from ._calls import FINDERS, FoundCall, json_kind, plain
@@ -41,7 +41,7 @@ Approver = Callable[["DispatchedCall"], bool | Awaitable[bool]]
 _BINDING = {"openai": "openai", "openai-chat": "openai", "anthropic": "anthropic", "gemini": "gemini", "mcp": "mcp"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DispatchedCall:
     """One tool call of the reply: as the model wrote it, and the tool it names (None: unknown)."""
 
@@ -206,45 +206,42 @@ async def dispatch(
             await asyncio.sleep(0)  # the reply's size sets this loop's length: the event loop's turn
         call = DispatchedCall(f.id, f.name, f.arguments, table.get(f.name))
         out.calls.append(call)
-        decided = await _decide(call, f.problem, provider, table, approve)
+        decided = _decide(call, f.problem, provider, table)
+        if isinstance(decided, tuple) and decided[0].requires_approval and approve is not None:
+            approval = await ask_approver(approve, call)
+            decided = approval if isinstance(approval, ToolResult) else (decided[0], decided[1], approval)
         if isinstance(decided, ToolResult):
             answers.append(decided)
             continue
         tool, arguments, approved = decided
-        context: ToolContext[Any] = ToolContext(
-            call.id, runner.services, runner.clock, tool_name=tool.name, listeners=listeners
-        )
-        batch.append(ToolCall(tool, arguments, call.id, approved, context))
+        batch.append(ToolCall(tool, arguments, call.id, approved))
         answers.append(None)
     before = set(runner.jobs)
-    ran = iter(await runner.invoke_all(batch, provider=_BINDING[provider]))
+    ran = iter(await runner.invoke_all(batch, provider=_BINDING[provider], listeners=listeners))
     started = {job_id: runner.jobs[job_id] for job_id in set(runner.jobs) - before}
-    for index, (call, answer) in enumerate(zip(out.calls, answers, strict=True)):
+    for index, (call, decided_answer) in enumerate(zip(out.calls, answers, strict=True)):
         if index and index % SLICE == 0:
             await asyncio.sleep(0)
-        if answer is None:
-            answer = next(ran)
-            job_started = _job_of(answer, started) if started else None
+        result = decided_answer
+        if result is None:
+            result = next(ran)
+            job_started = _job_of(result, started) if started else None
             if job_started is not None:
                 out.jobs.append(job_started)
-        item, notes = _write(provider, call, answer)
+        item, notes = _write(provider, call, result)
         for note in notes:
             warnings.warn(ProviderWarning(note), stacklevel=2)
-        out.results.append(answer)
+        out.results.append(result)
         out.items.append(item)
         out.warnings.extend(notes)
     return out
 
 
-async def _decide(
-    call: DispatchedCall,
-    problem: str | None,
-    provider: str,
-    table: Mapping[str, Tool[..., Any]],
-    approve: Approver | None,
+def _decide(
+    call: DispatchedCall, problem: str | None, provider: str, table: Mapping[str, Tool[..., Any]]
 ) -> ToolResult | tuple[Tool[..., Any], str | bytes | Mapping[str, object], bool]:
-    """A call's answer when it is decided before anything runs; else the tool, the arguments
-    and the approval the batch runs it with."""
+    """A call's answer when it is decided from the reply alone; else the tool, the arguments
+    and the approval (not yet asked: False) the batch runs it with."""
     if problem is not None:
         return ToolResult.failure(problem)
     if call.tool is None:
@@ -252,10 +249,4 @@ async def _decide(
     arguments = _arguments(call.arguments, provider)
     if isinstance(arguments, ToolResult):
         return arguments
-    approved = False
-    if call.tool.requires_approval and approve is not None:
-        answer = await ask_approver(approve, call)
-        if isinstance(answer, ToolResult):
-            return answer
-        approved = answer
-    return call.tool, arguments, approved
+    return call.tool, arguments, False
