@@ -380,7 +380,8 @@ class ToolInvoker:
         self, call: ToolCall, provider: str | None, listeners: tuple[Listener, ...] = ()
     ) -> ToolResult:
         context = call.context
-        if context is None:
+        if context is None and not (self._prepare(call.tool).private and call.tool.invocation_mode == "wait"):
+            # (a private tool that always waits has nothing that could reach a context: none is made)
             context = ToolContext(call.id, self.services, self.clock, tool_name=call.tool.name, listeners=listeners)
         return await self.invoke(call.tool, call.arguments, context, approved=call.approved, provider=provider)
 
