@@ -266,4 +266,5 @@ class WorkerPool:
                 return
             if job.outbox is not None:
                 job.outbox.put(job.future, outcome)
+            del job, outcome  # an idle worker holds nothing of the call (its tool, its value)
             thread.name = IDLE_NAME
