@@ -131,9 +131,9 @@ class _Prepared:
         #: A plain function without a timeout: awaited in a worker thread from the caller's
         #: task, with nothing to race it against (no timer, no task of its own).
         self.threaded = not tool.is_async and not tool.timeout_seconds > 0
-        #: Inline, and no parameter takes the context or the token: a call needs no context
-        #: unless the caller hands one in (or the call becomes a job).
-        self.private = self.inline and not self.context_params and not self.token_params
+        #: Inline or threaded, and no parameter takes the context or the token: a call needs no
+        #: context unless the caller hands one in (or the call becomes a job).
+        self.private = (self.inline or self.threaded) and not self.context_params and not self.token_params
 
 
 #: Return values that cannot be awaitable (``inspect.isawaitable`` asks an ABC, which costs more).
@@ -292,6 +292,8 @@ class ToolInvoker:
                 return await self._run_threaded(tool, kwargs, context, prepared)
             if not prepared.inline:
                 return await self._run(tool, kwargs, context, prepared)
+        elif prepared.threaded:
+            return await self._run_threaded(tool, kwargs, None, prepared)
         # An async tool without a timeout, in the caller's task. Without a context of the
         # caller's and with no parameter to receive one, no context is made: nothing could
         # reach it (no cost line can be added, no one can read its token).
@@ -446,7 +448,7 @@ class ToolInvoker:
         return self._finish(tool, task.result(), context, prepared)
 
     async def _run_threaded(
-        self, tool: Tool[..., Any], kwargs: dict[str, object], context: ToolContext, prepared: _Prepared
+        self, tool: Tool[..., Any], kwargs: dict[str, object], context: ToolContext | None, prepared: _Prepared
     ) -> ToolResult:
         """A plain function without a timeout, in a worker thread. The caller's cancellation
         leaves the thread (``WorkerPool.run``) and sets the token; it is not an error result."""
@@ -455,7 +457,8 @@ class ToolInvoker:
         except ToolRaised as e:
             return self._failure(_failed(prepared.name, e), context)
         except asyncio.CancelledError:
-            context.cancellation.cancel()
+            if context is not None:
+                context.cancellation.cancel()
             raise
         if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):  # a plain def returning a coroutine
             try:
@@ -463,7 +466,8 @@ class ToolInvoker:
             except asyncio.CancelledError as e:
                 if not _cancelled_by_caller():  # the tool's own: its failure, like any other
                     return self._failure(_failed(prepared.name, e), context)
-                context.cancellation.cancel()
+                if context is not None:
+                    context.cancellation.cancel()
                 raise
             except BaseException as e:  # of any kind, as from the thread
                 return self._failure(_failed(prepared.name, e), context)
