@@ -216,8 +216,10 @@ async def dispatch(
         tool, arguments, approved = decided
         batch.append(ToolCall(tool, arguments, call.id, approved))
         answers.append(None)
+    del found  # the calls hold what was found: a large reply's records are not kept twice while it runs
     before = set(runner.jobs)
     ran = iter(await runner.invoke_all(batch, provider=_BINDING[provider], listeners=listeners))
+    del batch
     started = {job_id: runner.jobs[job_id] for job_id in set(runner.jobs) - before}
     for index, (call, decided_answer) in enumerate(zip(out.calls, answers, strict=True)):
         if index and index % SLICE == 0:
