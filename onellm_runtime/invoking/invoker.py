@@ -348,17 +348,30 @@ class ToolInvoker:
     async def _run_together(
         self, calls: list[ToolCall], provider: str | None, listeners: tuple[Listener, ...]
     ) -> list[ToolResult]:
-        """Calls that run concurrently, started a slice at a time; their results in call order."""
+        """Calls that run concurrently, started a slice at a time; their results in call order.
+
+        Each call's task records its result and its own end (no callback per task): the last
+        to end wakes this one.
+        """
+        if not calls:
+            return []
         results: list[ToolResult | None] = [None] * len(calls)
         room = asyncio.Semaphore(THREADED_WINDOW * self.workers.limit)
-        running: set[asyncio.Task[None]] = set()
+        running: dict[int, asyncio.Task[None]] = {}
+        all_ended = asyncio.get_running_loop().create_future()
+        unended = len(calls)
 
         async def one(index: int, call: ToolCall, threaded: bool) -> None:
+            nonlocal unended
             try:
                 results[index] = await self._invoke_call(call, provider, listeners)
             finally:
                 if threaded:
                     room.release()
+                running.pop(index, None)
+                unended -= 1
+                if not unended and not all_ended.done():
+                    all_ended.set_result(None)
 
         try:
             for index, call in enumerate(calls):
@@ -367,15 +380,14 @@ class ToolInvoker:
                 threaded = not call.tool.is_async
                 if threaded:
                     await room.acquire()
-                task = asyncio.ensure_future(one(index, call, threaded))
-                running.add(task)
-                task.add_done_callback(running.discard)
-            while running:
-                await asyncio.wait(tuple(running))
+                running[index] = asyncio.ensure_future(one(index, call, threaded))
+            await all_ended
         except BaseException:  # cancelled while starting or waiting: the calls under way are cancelled too
-            for task in running:
+            for task in running.values():
                 task.cancel()
             raise
+        if any(r is None for r in results):  # a call's task was cancelled from outside: as gather would, cancelled
+            raise asyncio.CancelledError
         return cast("list[ToolResult]", results)
 
     async def _invoke_call(
