@@ -1,9 +1,9 @@
 """7. Hostile-input bounds: ``hostile.py`` run once, in a child process, its target lines kept.
 
 ``hostile.py`` has its own repeats (the smallest CPU time, the largest stall of
-``--repeat`` runs); here it runs without its mypy part, and its three targets (bind CPU
-time / ``json.loads``, peak memory per MB of input, the event loop's longest stall up to
-1 MB) become lines of the final summary.
+``--repeat`` runs); here it runs without its mypy part, and its targets (bind CPU time /
+``json.loads``, peak memory per MB of input, the event loop's longest stall up to 1 MB, and
+the CPU and stall of ``dispatch`` over a reply of many calls) become lines of the final summary.
 """
 
 from __future__ import annotations
@@ -32,6 +32,13 @@ BOUNDS = (
         " MB/MB",
     ),
     ("hostile documents: worst event-loop stall up to 1 MB", "TARGET loop stall <= 50 ms up to 1 MB:", 50.0, " ms"),
+    ("dispatch of a large reply: CPU / json.loads CPU", "TARGET dispatch <= 20x json.loads:", 20.0, "x"),
+    (
+        "dispatch of a large reply: event-loop stall up to 1 MB",
+        "TARGET dispatch loop stall <= 50 ms up to 1 MB:",
+        50.0,
+        " ms",
+    ),
 )
 _WORST = re.compile(r"worst ([0-9.]+)")
 
@@ -66,7 +73,7 @@ def show(report: Report, results: Results, smoke: bool) -> None:
         if "1. Hostile documents through ToolInvoker.invoke" in lines
         else lines
     ):
-        if line.startswith("2. bytes"):
+        if line.startswith("3. bytes"):
             break
         report.print("  " + line)
 

@@ -493,3 +493,48 @@ def test_a_context_of_the_callers_gets_the_tools_name_on_the_inline_path() -> No
     result = run(lambda: ToolInvoker().invoke(echo_async, '{"text": "hi"}', context))
     assert result == ToolResult([TextPart("hi")], False, None, None, [])
     assert context.tool_name == echo_async.name
+
+
+def test_a_cancelled_batch_cancels_every_call_under_way_and_sets_their_tokens() -> None:
+    """The caller's cancellation of ``invoke_all`` reaches each concurrent call: async calls are
+    cancelled, sync calls are left (their tokens set); none becomes a result."""
+    started = 0
+    lock = threading.Lock()
+    cancelled: list[str] = []
+
+    async def waits(name: str) -> str:
+        nonlocal started
+        with lock:
+            started += 1
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            cancelled.append(name)
+            raise
+        return name
+
+    def blocks(name: str, token: CancellationToken) -> str:
+        nonlocal started
+        with lock:
+            started += 1
+        token.wait(60)
+        cancelled.append(f"{name} (token)")
+        return name
+
+    a, s = Tool.create(waits), Tool.create(blocks)
+    calls = [(a, '{"name": "a1"}'), (s, '{"name": "s1"}'), (a, '{"name": "a2"}'), (s, '{"name": "s2"}')]
+
+    async def scenario() -> None:
+        batch = asyncio.ensure_future(ToolInvoker().invoke_all(calls))
+        while started < 4:  # every call under way, the sync ones in their threads
+            await asyncio.sleep(0.001)
+        batch.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await batch
+        for _ in range(500):  # the sync calls' threads see their tokens
+            if len(cancelled) == 4:
+                break
+            await asyncio.sleep(0.01)
+
+    asyncio.run(scenario())
+    assert sorted(cancelled) == ["a1", "a2", "s1 (token)", "s2 (token)"]

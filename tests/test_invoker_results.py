@@ -10,10 +10,12 @@ import asyncio
 import datetime as dt
 import enum
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Annotated, Any, Literal, NamedTuple, Optional, Union
 
+import pytest
 from typing_extensions import TypedDict
 
 from onellm_runtime import (
@@ -215,9 +217,69 @@ def test_unannotated_results_go_by_the_values_own_type() -> None:
         assert invoke(Tool.create(give, name="give")).parts == parts
 
 
-def test_a_value_of_another_type_than_declared_is_written_by_its_own_type() -> None:
-    assert invoke(_returning("oops", int)).parts == [TextPart("oops")]
-    assert invoke(_returning(5, str)).parts == [JsonPart(5)]
+def _numbers() -> Iterator[int]:
+    yield 1
+
+
+@dataclass
+class Order:
+    id: int
+    lines: list[Replacement]
+
+
+#: (return annotation, the value returned, what the error result says after "does not fit its return type: ").
+MISFITS: list[tuple[object, object, str]] = [
+    (int, object(), "expected integer, got object"),
+    (int, "abc", "expected integer, got str"),
+    (int, 2.5, "expected integer, got float"),
+    (int, True, "expected integer, got bool"),
+    (int, None, "expected integer, got None"),
+    (float, "1.5", "expected number, got str"),
+    (bool, 1, "expected boolean, got int"),
+    (uuid.UUID, "12345678-9abc-def0-1234-56789abcdef0", "expected UUID, got str"),
+    (dt.date, dt.datetime(2026, 7, 1, tzinfo=dt.timezone.utc), "expected date, got datetime"),
+    (list[int], _numbers(), "expected array, got generator"),
+    (list[int], "12", "expected array, got str"),
+    (list[int], [1, 2, "3"], "[2]: expected integer, got str"),
+    (dict[str, int], [("a", 1)], "expected object, got list"),
+    (dict[str, int], {"a": 1, "b": None}, "b: expected integer, got None"),
+    (dict[str, int], {1: 1}, "expected a string key, got int"),
+    (Order, {"id": 1, "lines": []}, "expected Order, got dict"),
+    (Order, Order(1, [Replacement("a", "b"), "c"]), "lines[1]: expected Replacement, got str"),  # type: ignore[list-item]
+    (Order, Order("1", []), "id: expected integer, got str"),  # type: ignore[arg-type]
+    (Movie, {"title": 3}, "title: expected string, got int"),
+    (Mode, "Files", "expected Mode, got str"),
+    (Literal["a", "b"], "c", 'expected one of "a", "b", got str'),
+    (Union[Cat, Dog], {"kind": "cow"}, "expected one of Cat, Dog, got dict"),
+    (JsonObject, [1], "expected object, got list"),
+    (str, 5, "expected string, got int"),
+    (str, None, "expected string, got None"),
+    (None, 5, "expected None, got int"),
+    (list[Part], 5, "expected a part or a list of parts, got int"),
+]
+
+
+@pytest.mark.parametrize(("annotation", "value", "what"), MISFITS, ids=[m[2] for m in MISFITS])
+def test_a_value_that_does_not_fit_the_return_type_is_an_error_result(
+    annotation: object, value: object, what: str
+) -> None:
+    text = f"Tool 'give' returned a value that does not fit its return type: {what}."
+    result = invoke(_returning(value, annotation))
+    assert result == ToolResult([TextPart(text)], True, text, None, [])
+
+
+def test_what_fits_is_written_as_before() -> None:
+    """The kinds of values a declared type takes besides its own: ints and integral floats for
+    ``float`` and ``int``, an ``int`` for ``Decimal``, a tuple for a list, an ``IntEnum`` member for ``int``."""
+
+    class Level(enum.IntEnum):
+        LOW = 1
+
+    assert invoke(_returning(3, float)).parts == [JsonPart(3)]
+    assert invoke(_returning(5.0, int)).parts == [JsonPart(5.0)]
+    assert invoke(_returning(Level.LOW, int)).text == "1"
+    assert invoke(_returning((2, 1), list[int])).parts == [JsonPart([2, 1])]
+    assert invoke(_returning(2, Decimal)).parts == [JsonPart(2)]
 
 
 def test_typed_result_only_for_tools_that_end_the_loop() -> None:

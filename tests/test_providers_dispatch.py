@@ -27,6 +27,7 @@ from pydantic import TypeAdapter
 
 from onellm_runtime import FilePart, ImagePart, TextPart, ToolContext, ToolInvoker, ToolResult, tool
 from onellm_runtime.context import ToolEvent
+from onellm_runtime.invoking.invoker import SLICE
 from onellm_runtime.providers import Dispatch, ProviderWarning, dispatch
 
 PROVIDERS = ["openai", "openai-chat", "anthropic", "gemini"]
@@ -491,3 +492,209 @@ def test_a_single_image_return() -> None:
     assert snap.output_schema is None
     done = _run(dispatch("mcp", {"name": "snap", "arguments": {}}, [snap]))
     assert done.items == [{"content": [{"type": "image", "data": PNG64, "mimeType": "image/png"}], "isError": False}]
+
+
+# -- approval answers are held to True or False ----------------------------------------------
+
+
+class _Falsy:
+    def __bool__(self) -> bool:
+        raise RuntimeError("no truth value")
+
+    def __repr__(self) -> str:
+        return "<Falsy>"
+
+
+@pytest.mark.parametrize(
+    ("answer", "shown"),
+    [
+        ("no", "'no'"),
+        ("false", "'false'"),
+        ([False], "[False]"),
+        (2, "2"),
+        (1, "1"),
+        (None, "None"),
+        (_Falsy(), "<Falsy>"),
+    ],
+)
+def test_an_approval_answer_that_is_not_a_bool_is_an_error_result(answer: object, shown: str) -> None:
+    ran: list[str] = []
+
+    @tool(requires_approval=True)
+    def remove(path: str) -> str:
+        ran.append(path)
+        return "removed"
+
+    reply = rec.anthropic([("c1", "remove", {"path": "a"}), ("c2", "weather", {"city": "Oslo"})])
+    done = _run(dispatch("anthropic", reply, [remove, *rec.TOOLS], approve=lambda call: answer))
+    text = f"Tool 'remove' was not approved: the approver answered {shown}, not True or False."
+    assert [(r.is_error, r.text) for r in done.results] == [(True, text), (False, "Oslo: sunny for 1 day(s)")]
+    assert ran == []
+
+
+def test_an_object_answer_is_shown_by_its_repr() -> None:
+    answer = object()
+    done = _run(dispatch("gemini", rec.gemini([("c1", "delete", {"path": "x"})]), [delete], approve=lambda c: answer))
+    assert (
+        done.results[0].text == f"Tool 'delete' was not approved: the approver answered {answer!r}, not True or False."
+    )
+
+
+async def _raises_later(call: Any) -> bool:
+    await asyncio.sleep(0)
+    raise ValueError(f"no rule for {call.name}")
+
+
+def _raises_now(call: Any) -> bool:
+    raise ValueError(f"no rule for {call.name}")
+
+
+async def _answers_later(call: Any) -> object:
+    return "yes"
+
+
+@pytest.mark.parametrize(
+    ("approve", "text"),
+    [
+        (_raises_now, "Tool 'delete' was not approved: the approver raised ValueError: no rule for delete."),
+        (_raises_later, "Tool 'delete' was not approved: the approver raised ValueError: no rule for delete."),
+        (_answers_later, "Tool 'delete' was not approved: the approver answered 'yes', not True or False."),
+    ],
+    ids=["raises", "async-raises", "async-answers-a-string"],
+)
+def test_an_approver_that_fails_answers_that_call_alone(approve: Any, text: str) -> None:
+    reply = rec.chat(
+        [("c1", "weather", {"city": "Oslo"}), ("c2", "delete", {"path": "x"}), ("c3", "delete", {"path": "y"})]
+    )
+    done = _run(dispatch("openai-chat", reply, [delete, *rec.TOOLS], approve=approve))
+    assert [(r.is_error, r.text) for r in done.results] == [
+        (False, "Oslo: sunny for 1 day(s)"),
+        (True, text),
+        (True, text),
+    ]
+    assert [i["tool_call_id"] for i in done.items] == ["c1", "c2", "c3"]
+
+
+def test_an_approver_true_or_false_as_answered() -> None:
+    reply = rec.gemini([("c1", "delete", {"path": "a"}), ("c2", "delete", {"path": "b"})])
+    done = _run(dispatch("gemini", reply, [delete], approve=lambda call: call.arguments == {"path": "a"}))
+    assert [r.text for r in done.results] == ["deleted a", "Tool 'delete' requires approval."]
+
+
+# -- malformed calls are answered, never raised or dropped ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("arguments", "text"),
+    [
+        ({"a", "b"}, "Arguments must be a JSON object, got set."),
+        (b'{"city": "Oslo"}', "Arguments must be a JSON object, got bytes."),
+        ([1], "Arguments must be a JSON object, got array."),
+        (None, "Arguments must be a JSON object, got null."),
+        (5, "Arguments must be a JSON object, got integer."),
+    ],
+)
+def test_anthropic_input_that_is_not_an_object(arguments: object, text: str) -> None:
+    reply = rec.anthropic([("c1", "weather", {}), ("c2", "weather", {"city": "Oslo"})])
+    reply["content"][1]["input"] = arguments
+    done = _run(dispatch("anthropic", reply, rec.TOOLS))
+    assert done.items[0] == {"type": "tool_result", "tool_use_id": "toolu_01", "content": text, "is_error": True}
+    assert done.items[1]["content"] == "Oslo: sunny for 1 day(s)"
+
+
+def test_openai_arguments_as_bytes_are_the_json_text() -> None:
+    reply = rec.responses([("c1", "weather", {})])
+    reply["output"][0]["arguments"] = b'{"city": "Oslo"}'
+    done = _run(dispatch("openai", reply, rec.TOOLS))
+    assert done.items[0]["output"] == "Oslo: sunny for 1 day(s)"
+
+
+def test_a_chat_tool_call_that_is_not_a_function_is_answered() -> None:
+    reply = rec.chat([("c1", "weather", {"city": "Oslo"}), ("c2", "weather", {"city": "Rome"})])
+    calls = reply["choices"][0]["message"]["tool_calls"]
+    calls[0] = {"id": "c1", "type": "custom", "custom": {"name": "grep", "input": "TODO"}}
+    calls.append({"id": "c3", "type": 7})
+    done = _run(dispatch("openai-chat", reply, rec.TOOLS))
+    assert done.items == [
+        {
+            "role": "tool",
+            "tool_call_id": "c1",
+            "content": "Tool call type 'custom' is not supported; only function tools are offered.",
+        },
+        {"role": "tool", "tool_call_id": "c2", "content": "Rome: sunny for 1 day(s)"},
+        {
+            "role": "tool",
+            "tool_call_id": "c3",
+            "content": "Tool call type integer is not supported; only function tools are offered.",
+        },
+    ]
+    assert [c.name for c in done.calls] == ["grep", "weather", ""]
+    assert all(r.is_error for r in (done.results[0], done.results[2]))
+
+
+@pytest.mark.parametrize(("written", "kind"), [("weather", "string"), ([{"name": "weather"}], "array"), (3, "integer")])
+def test_a_gemini_function_call_that_is_not_an_object_is_answered(written: object, kind: str) -> None:
+    reply = rec.gemini([("c1", "weather", {"city": "Oslo"})])
+    reply["candidates"][0]["content"]["parts"].insert(0, {"functionCall": written})
+    done = _run(dispatch("gemini", reply, rec.TOOLS))
+    assert done.items == [
+        {"functionResponse": {"name": "", "response": {"error": f"A functionCall must be an object, got {kind}."}}},
+        {"functionResponse": {"id": "c1", "name": "weather", "response": {"output": "Oslo: sunny for 1 day(s)"}}},
+    ]
+
+
+def test_a_reply_nested_deeper_than_the_recursion_limit_reads_as_no_calls() -> None:
+    deep: list[Any] = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert _run(dispatch("anthropic", deep, rec.TOOLS)).items == []
+
+
+# -- a large reply gives the event loop its turns ---------------------------------------------------
+
+
+def test_a_large_reply_returns_to_the_loop_every_slice() -> None:
+    """Between two turns of another task, at most ``SLICE`` calls are asked about (the
+    approver) and at most ``SLICE`` are run: the reply's size never holds the loop at once."""
+    asked = ran = 0
+
+    @tool(requires_approval=True)
+    async def note(n: int) -> int:
+        nonlocal ran
+        ran += 1
+        return n
+
+    def approve(call: Any) -> bool:
+        nonlocal asked
+        asked += 1
+        return True
+
+    async def scenario() -> tuple[Dispatch, int, int, int]:
+        most_asked = most_ran = turns = 0
+        finished = False
+
+        async def other_task() -> None:
+            nonlocal most_asked, most_ran, turns
+            seen_asked = seen_ran = 0
+            while not finished:
+                most_asked = max(most_asked, asked - seen_asked)
+                most_ran = max(most_ran, ran - seen_ran)
+                seen_asked, seen_ran = asked, ran
+                turns += 1
+                await asyncio.sleep(0)
+
+        watcher = asyncio.create_task(other_task())
+        await asyncio.sleep(0)
+        n = 5 * SLICE + 3
+        done = await dispatch(
+            "anthropic", rec.anthropic([(f"c{i}", "note", {"n": i}) for i in range(n)]), [note], approve=approve
+        )
+        finished = True
+        await watcher
+        return done, most_asked, most_ran, turns
+
+    done, most_asked, most_ran, turns = _run(scenario())
+    assert [r.text for r in done.results] == [str(i) for i in range(5 * SLICE + 3)]
+    assert asked == ran == 5 * SLICE + 3
+    assert most_asked <= SLICE and most_ran <= SLICE
+    assert turns >= 3 * 5  # at least a turn per slice while asking, running and writing

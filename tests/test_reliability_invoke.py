@@ -27,9 +27,9 @@ import pytest
 from async_support import WAIT, FakeClock, in_thread, run
 
 from onellm_runtime import JsonObject, JsonPart, JsonValue, TextPart, Tool, ToolContext, ToolInvoker, ToolResult
-from onellm_runtime.invoking.invoker import BIND_OFF_LOOP_CHARS
+from onellm_runtime.invoking.invoker import BIND_OFF_LOOP_CHARS, THREADED_WINDOW
 from onellm_runtime.invoking.jobs import Job, JobRegistry, job_tools
-from onellm_runtime.invoking.workers import default_limit
+from onellm_runtime.invoking.workers import IDLE_NAME, IDLE_SECONDS, default_limit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -308,8 +308,8 @@ UNWRITABLE: dict[str, tuple[Any, Callable[[], Any], str]] = {
     "a tuple key under JsonValue": (JsonValue, lambda: {(1, 2): 3}, _unwritable("a key of type tuple")),
     "a NaN key under JsonValue": (JsonValue, lambda: {"a": {math.nan: 1}}, _unwritable("a key that is NaN at a")),
     "a naive datetime": (dt.datetime, lambda: NAIVE, _unwritable(NAIVE_TEXT)),
-    "a naive datetime in a list": (list[dt.datetime], lambda: [NAIVE], _unwritable(NAIVE_TEXT)),
-    "a naive datetime in a record": (Meeting, lambda: Meeting("standup", NAIVE), _unwritable(NAIVE_TEXT)),
+    "a naive datetime in a list": (list[dt.datetime], lambda: [NAIVE], _unwritable(NAIVE_TEXT + " at [0]")),
+    "a naive datetime in a record": (Meeting, lambda: Meeting("standup", NAIVE), _unwritable(NAIVE_TEXT + " at at")),
     "a cycle, unannotated": (None, _cycle, _unwritable("a reference cycle")),
     "a cycle through a record field": (Box, lambda: Box(_cycle()), _unwritable("a reference cycle at content.a[0]")),
     "a ToolResult holding object()": (
@@ -731,6 +731,44 @@ def test_a_cancelled_call_gives_its_slot_back_running_or_waiting() -> None:
         gate.set()
 
     run(scenario)
+
+
+def test_a_burst_of_calls_reuses_its_worker_threads_and_keeps_few_waiting() -> None:
+    """A batch of 300 short sync calls with 3 workers: at most 3 threads run them (each takes
+    the next queued call), and at most ``THREADED_WINDOW`` calls per worker are under way, so
+    the pool's queue never holds the whole batch."""
+    threads: set[int] = set()
+    most_waiting = 0
+    invoker = ToolInvoker(max_workers=3)
+
+    def short(n: int) -> int:
+        nonlocal most_waiting
+        threads.add(threading.get_ident())
+        most_waiting = max(most_waiting, invoker.workers.waiting)
+        return n
+
+    t = Tool.create(short)
+    results = run(lambda: invoker.invoke_all([(t, json.dumps({"n": n})) for n in range(300)]))
+    assert [r.parts for r in results] == [[JsonPart(n)] for n in range(300)]
+    assert 1 <= len(threads) <= 3
+    assert most_waiting <= THREADED_WINDOW * 3
+    assert invoker.workers.active == 0
+
+
+def test_a_worker_thread_is_named_for_its_call_and_ends_once_idle() -> None:
+    workers: list[threading.Thread] = []
+
+    def quick() -> str:
+        workers.append(threading.current_thread())
+        return threading.current_thread().name
+
+    invoker = ToolInvoker(max_workers=2)
+    assert run(lambda: invoker.invoke(Tool.create(quick), "{}")).text == "onellm-tool-quick"
+    [worker] = workers
+    assert worker.daemon
+    worker.join(IDLE_SECONDS + WAIT)
+    assert not worker.is_alive()
+    assert worker.name == IDLE_NAME  # between calls, and as it ended
 
 
 def test_many_calls_cancelled_while_running_or_waiting_leave_no_slot_taken() -> None:

@@ -124,7 +124,10 @@ class CompiledBinder:
             text = given
         else:
             return self._bind_slowly(arguments, provider)
-        if provider is None and self._plain:
+        # A provider changes nothing the fast path accepts unless its adapter re-encoded a
+        # dictionary of this tool: OpenAI's null-as-omitted is only read where the fast path
+        # would refuse the null, and a refusal goes to the general path, which reads it.
+        if self._plain and (provider is None or self._provider_decoder(provider) is None):
             try:
                 pairs, end = (_READ_PLAIN if len(text) <= _ONE_PIECE else _READ_PIECES)(text, 0)
             except (ValueError, StopIteration, RecursionError):

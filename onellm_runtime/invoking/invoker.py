@@ -40,14 +40,14 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..binding import ArgumentError, CompiledBinder, compile_binder
-from ..context import Clock, ToolContext
+from ..context import Clock, Listener, ToolContext
 from ..errortext import cut, describe
 from ..provider_names import check_provider
 from ..results import ToolResult
-from .convert import Converter, Unwritable, compile_converter
+from .convert import Converter, Misfit, Unwritable, compile_converter
 from .jobs import Job, JobRegistry
 from .workers import ToolRaised, WorkerPool
 
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from ..core.model import ToolModel
     from ..tool import Tool
 
-__all__ = ["BIND_OFF_LOOP_CHARS", "ToolCall", "ToolInvoker"]
+__all__ = ["BIND_OFF_LOOP_CHARS", "SLICE", "THREADED_WINDOW", "ToolCall", "ToolInvoker"]
 
 Arguments = str | bytes | Mapping[str, object]
 
@@ -64,8 +64,18 @@ Arguments = str | bytes | Mapping[str, object]
 #: stall near 3 ms, while the hop to a thread (about 0.1 ms) stays a few per cent of binding.
 BIND_OFF_LOOP_CHARS = 64 * 1024
 
+#: How many calls of a batch are started (or answered, in ``dispatch``) between two returns to
+#: the event loop: a call's share of a slice is tens of microseconds, so a slice holds the
+#: loop for a few milliseconds, far under the 50 ms a stall may last.
+SLICE = 128
 
-@dataclass(frozen=True)
+#: How many calls of plain functions per worker thread a batch keeps under way at once: enough
+#: that a worker finds the next call queued when it finishes one, few enough that a batch of
+#: thousands does not hold every call's bookkeeping (and the collector's work over it) at once.
+THREADED_WINDOW = 4
+
+
+@dataclass(frozen=True, slots=True)
 class ToolCall:
     """One call in a batch: the tool, the model's arguments, and the call's id."""
 
@@ -95,7 +105,17 @@ class _Prepared:
     It holds nothing that keeps the model alive (the binder keeps only the model's parameters).
     """
 
-    __slots__ = ("binder", "convert", "context_params", "token_params", "name", "inline", "private")
+    __slots__ = (
+        "binder",
+        "convert",
+        "context_params",
+        "token_params",
+        "name",
+        "thread_name",
+        "inline",
+        "threaded",
+        "private",
+    )
 
     def __init__(self, tool: Tool[..., Any]) -> None:
         model = tool.model
@@ -104,12 +124,16 @@ class _Prepared:
         self.context_params = tuple(p.name for p in model.params if p.kind == "context")
         self.token_params = tuple(p.name for p in model.params if p.kind == "cancellation")
         self.name = tool.name
+        self.thread_name = f"onellm-tool-{tool.name}"
         #: An ``async def`` without a timeout runs in the caller's task: nothing to race it
         #: against, and the caller's cancellation reaches it directly.
         self.inline = tool.is_async and not tool.timeout_seconds > 0
-        #: Inline, and no parameter takes the context or the token: a call needs no context
-        #: unless the caller hands one in (or the call becomes a job).
-        self.private = self.inline and not self.context_params and not self.token_params
+        #: A plain function without a timeout: awaited in a worker thread from the caller's
+        #: task, with nothing to race it against (no timer, no task of its own).
+        self.threaded = not tool.is_async and not tool.timeout_seconds > 0
+        #: Inline or threaded, and no parameter takes the context or the token: a call needs no
+        #: context unless the caller hands one in (or the call becomes a job).
+        self.private = (self.inline or self.threaded) and not self.context_params and not self.token_params
 
 
 #: Return values that cannot be awaitable (``inspect.isawaitable`` asks an ABC, which costs more).
@@ -128,6 +152,10 @@ def _failed(name: str, error: BaseException) -> str:
 
 def _unwritable(name: str, what: str) -> str:
     return f"Tool '{name}' returned a value that cannot be written as JSON: {cut(what)}."
+
+
+def _misfit(name: str, what: str) -> str:
+    return f"Tool '{name}' returned a value that does not fit its return type: {cut(what)}."
 
 
 def _check_misuse(approved: object, provider: object) -> None:
@@ -260,8 +288,12 @@ class ToolInvoker:
                 kwargs[name] = context.cancellation
             if mode == "background":
                 return await self._background(tool, kwargs, context, prepared)
+            if prepared.threaded:
+                return await self._run_threaded(tool, kwargs, context, prepared)
             if not prepared.inline:
                 return await self._run(tool, kwargs, context, prepared)
+        elif prepared.threaded:
+            return await self._run_threaded(tool, kwargs, None, prepared)
         # An async tool without a timeout, in the caller's task. Without a context of the
         # caller's and with no parameter to receive one, no context is made: nothing could
         # reach it (no cost line can be added, no one can read its token).
@@ -280,12 +312,25 @@ class ToolInvoker:
         return self._finish(tool, value, context, prepared)
 
     async def invoke_all(
-        self, calls: Iterable[ToolCall | tuple[Tool[..., Any], Arguments]], *, provider: str | None = None
+        self,
+        calls: Iterable[ToolCall | tuple[Tool[..., Any], Arguments]],
+        *,
+        provider: str | None = None,
+        listeners: Iterable[Listener] = (),
     ) -> list[ToolResult]:
-        """Run a batch (see the module docstring for the order); results in call order."""
+        """Run a batch (see the module docstring for the order); results in call order.
+
+        ``listeners`` receive the progress and log events of the calls whose context the
+        invoker makes (a ``ToolCall`` without one). The calls of a concurrent run are
+        started ``SLICE`` at a time, with a return to the event loop between slices, and at
+        most ``THREADED_WINDOW`` calls per worker of plain functions are under way at once
+        (the rest would only wait for a worker): a large batch never holds the loop for
+        longer than a slice, nor keeps every call's bookkeeping alive at once.
+        """
         if provider is not None:
             check_provider(provider)
         batch = [c if isinstance(c, ToolCall) else ToolCall(c[0], c[1]) for c in calls]
+        heard = tuple(listeners)
         results: list[ToolResult] = []
         i = 0
         while i < len(batch):
@@ -293,14 +338,65 @@ class ToolInvoker:
             if batch[i].tool.parallel_safe:
                 while j < len(batch) and batch[j].tool.parallel_safe:
                     j += 1
-            results.extend(await asyncio.gather(*(self._invoke_call(c, provider) for c in batch[i:j])))
+            if j - i == 1:
+                results.append(await self._invoke_call(batch[i], provider, heard))
+            else:
+                results.extend(await self._run_together(batch[i:j], provider, heard))
             i = j
         return results
 
-    async def _invoke_call(self, call: ToolCall, provider: str | None) -> ToolResult:
+    async def _run_together(
+        self, calls: list[ToolCall], provider: str | None, listeners: tuple[Listener, ...]
+    ) -> list[ToolResult]:
+        """Calls that run concurrently, started a slice at a time; their results in call order.
+
+        Each call's task records its result and its own end (no callback per task): the last
+        to end wakes this one.
+        """
+        if not calls:
+            return []
+        results: list[ToolResult | None] = [None] * len(calls)
+        room = asyncio.Semaphore(THREADED_WINDOW * self.workers.limit)
+        running: dict[int, asyncio.Task[None]] = {}
+        all_ended = asyncio.get_running_loop().create_future()
+        unended = len(calls)
+
+        async def one(index: int, call: ToolCall, threaded: bool) -> None:
+            nonlocal unended
+            try:
+                results[index] = await self._invoke_call(call, provider, listeners)
+            finally:
+                if threaded:
+                    room.release()
+                running.pop(index, None)
+                unended -= 1
+                if not unended and not all_ended.done():
+                    all_ended.set_result(None)
+
+        try:
+            for index, call in enumerate(calls):
+                if index % SLICE == 0 and index:
+                    await asyncio.sleep(0)  # the slice just started takes its first steps, beside other tasks
+                threaded = not call.tool.is_async
+                if threaded:
+                    await room.acquire()
+                running[index] = asyncio.ensure_future(one(index, call, threaded))
+            await all_ended
+        except BaseException:  # cancelled while starting or waiting: the calls under way are cancelled too
+            for task in running.values():
+                task.cancel()
+            raise
+        if any(r is None for r in results):  # a call's task was cancelled from outside: as gather would, cancelled
+            raise asyncio.CancelledError
+        return cast("list[ToolResult]", results)
+
+    async def _invoke_call(
+        self, call: ToolCall, provider: str | None, listeners: tuple[Listener, ...] = ()
+    ) -> ToolResult:
         context = call.context
-        if context is None:
-            context = ToolContext(call.id, self.services, self.clock, tool_name=call.tool.name)
+        if context is None and not (self._prepare(call.tool).private and call.tool.invocation_mode == "wait"):
+            # (a private tool that always waits has nothing that could reach a context: none is made)
+            context = ToolContext(call.id, self.services, self.clock, tool_name=call.tool.name, listeners=listeners)
         return await self.invoke(call.tool, call.arguments, context, approved=call.approved, provider=provider)
 
     async def _background(
@@ -363,16 +459,45 @@ class ToolInvoker:
             return self._failure(_failed(prepared.name, error), context)
         return self._finish(tool, task.result(), context, prepared)
 
+    async def _run_threaded(
+        self, tool: Tool[..., Any], kwargs: dict[str, object], context: ToolContext | None, prepared: _Prepared
+    ) -> ToolResult:
+        """A plain function without a timeout, in a worker thread. The caller's cancellation
+        leaves the thread (``WorkerPool.run``) and sets the token; it is not an error result."""
+        try:
+            value = await self.workers.run(lambda: tool.call_with(kwargs), prepared.thread_name)
+        except ToolRaised as e:
+            return self._failure(_failed(prepared.name, e), context)
+        except asyncio.CancelledError:
+            if context is not None:
+                context.cancellation.cancel()
+            raise
+        if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):  # a plain def returning a coroutine
+            try:
+                value = await value
+            except asyncio.CancelledError as e:
+                if not _cancelled_by_caller():  # the tool's own: its failure, like any other
+                    return self._failure(_failed(prepared.name, e), context)
+                if context is not None:
+                    context.cancellation.cancel()
+                raise
+            except BaseException as e:  # of any kind, as from the thread
+                return self._failure(_failed(prepared.name, e), context)
+        return self._finish(tool, value, context, prepared)
+
     def _finish(
         self, tool: Tool[..., Any], value: object, context: ToolContext | None, prepared: _Prepared
     ) -> ToolResult:
         """The result of a call that returned ``value`` (the Results table; costs attached).
 
-        The converter checks every JSON part to be writable as JSON (else ``Unwritable``),
-        so that no later reading of the result can fail.
+        The converter checks the value against the return type while writing it (else
+        ``Misfit``) and every JSON part to be writable as JSON (else ``Unwritable``), so that
+        no later reading of the result can fail.
         """
         try:
             converted = prepared.convert(value)
+        except Misfit as e:
+            return self._failure(_misfit(prepared.name, str(e)), context)
         except Unwritable as e:
             return self._failure(_unwritable(prepared.name, str(e)), context)
         except BaseException as e:  # a value's own code (``__str__``, a mapping's ``items``) failed

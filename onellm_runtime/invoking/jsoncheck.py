@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, cast
 
-__all__ = ["problem"]
+__all__ = ["SAFE_INT_BITS", "problem", "problem_at"]
 
 
 def _refuse(value: object) -> object:
@@ -42,7 +42,7 @@ def _make_encoder() -> Callable[[object], object]:
 
 _encode = _make_encoder()
 #: Below this many bits an int has fewer than 640 digits, the lowest digit limit Python allows.
-_SAFE_INT_BITS = 2_000
+SAFE_INT_BITS = 2_000
 
 
 def _digit_limit() -> int:
@@ -52,10 +52,24 @@ def _digit_limit() -> int:
 
 def problem(value: object) -> str | None:
     """None when ``value`` can be written as JSON; else what stops it, like ``NaN at items[2].score``."""
+    found = problem_at(value)
+    if found is None:
+        return None
+    what, segments = found
+    if not segments:
+        return what
+    from ..binding import format_path
+
+    return f"{what} at {format_path(segments)}"
+
+
+def problem_at(value: object) -> tuple[str, tuple[object, ...]] | None:
+    """``problem``, with the path as its segments (``("items", 2, "score")``), for a caller that
+    writes the value inside a larger one and names the whole path."""
     t = type(value)
     if t is str or t is bool or value is None:
         return None
-    if t is int and cast(int, value).bit_length() < _SAFE_INT_BITS:
+    if t is int and cast(int, value).bit_length() < SAFE_INT_BITS:
         return None
     if t is float and math.isfinite(cast(float, value)):
         return None
@@ -101,7 +115,7 @@ def _plain(value: Any, depth: int) -> bool:
             if t is str or t is bool or item is None:
                 continue
             if t is int:
-                if item.bit_length() < _SAFE_INT_BITS:
+                if item.bit_length() < SAFE_INT_BITS:
                     continue
                 return False
             if t is float:
@@ -118,7 +132,7 @@ def _plain(value: Any, depth: int) -> bool:
         if t is str or t is bool or item is None:
             continue
         if t is int:
-            if item.bit_length() < _SAFE_INT_BITS:
+            if item.bit_length() < SAFE_INT_BITS:
                 continue
             return False
         if t is float:
@@ -131,21 +145,17 @@ def _plain(value: Any, depth: int) -> bool:
     return True
 
 
-def _where(what: str, path: _Path) -> str:
-    if path is None:
-        return what
-    from ..binding import format_path
-
+def _where(what: str, path: _Path) -> tuple[str, tuple[object, ...]]:
     segments: list[object] = []
     while path is not None:
         path, segment = path
         segments.append(segment)
-    return f"{what} at {format_path(reversed(segments))}"
+    return what, tuple(reversed(segments))
 
 
 def _int_problem(value: int) -> str | None:
     limit = _digit_limit()
-    if limit and value.bit_length() >= _SAFE_INT_BITS:
+    if limit and value.bit_length() >= SAFE_INT_BITS:
         try:
             int.__repr__(value)
         except ValueError:
@@ -173,7 +183,7 @@ def _key_problem(key: object) -> str | None:
     return f"a key of type {type(key).__qualname__}"
 
 
-def _first_problem(value: object) -> str:
+def _first_problem(value: object) -> tuple[str, tuple[object, ...]]:
     """Walk ``value`` depth first, in the encoder's order; the first thing it could not write."""
     # Each entry: (value, its path, whether we are leaving it); ``open`` holds the containers
     # on the current path, for cycles.
@@ -219,18 +229,18 @@ def _first_problem(value: object) -> str:
                 continue
             return _where(f"an object of type {type(item).__qualname__}", path)
     except RecursionError:
-        return "nesting deeper than the interpreter's recursion limit"
+        return "nesting deeper than the interpreter's recursion limit", ()
     except Exception as e:  # a container's own code failed while it was read
         from ..errortext import describe
 
-        return describe(e)
+        return describe(e), ()
     # The encoder refused what the walk accepts: nesting too deep for it, or a subclass with hooks of its own.
     try:
         _encode(value)
     except RecursionError:
-        return "nesting deeper than the interpreter's recursion limit"
+        return "nesting deeper than the interpreter's recursion limit", ()
     except Exception as e:
         from ..errortext import describe
 
-        return describe(e)
-    return "a value the JSON encoder refused"  # pragma: no cover (the encoder accepted it this time)
+        return describe(e), ()
+    return "a value the JSON encoder refused", ()  # pragma: no cover (the encoder accepted it this time)

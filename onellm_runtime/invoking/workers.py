@@ -1,16 +1,20 @@
 """The bounded set of worker threads that sync tools run in.
 
-At most ``limit`` calls hold a slot at once; a call beyond that waits its turn (first come,
-first served) without holding a thread. Each call runs in a daemon thread of its own,
-started when it gets its slot.
+At most ``limit`` calls run at once; a call beyond that waits its turn in a queue (first
+come, first served) without holding a thread. A worker thread is started when a call is
+queued, no worker is idle and fewer than ``limit`` threads are counted; it runs queued calls
+one after another, waits up to ``IDLE_SECONDS`` for the next one, then ends. So a burst of
+calls (a reply's many tool calls) starts at most ``limit`` threads, not one per call, and a
+pool left idle holds no thread.
 
-A slot is given back when the function returns or raises, or at once when the call is
-abandoned: the caller was cancelled, or the tool's timeout passed. A thread that ignores
-its cancellation token then keeps running, but no longer counts, so tools that never end
-cannot take every slot and starve later calls. Such a thread is a daemon thread because it
-may never end: the interpreter does not join daemon threads at exit, so an abandoned call
-cannot hang the process's shutdown (a ``ThreadPoolExecutor`` joins its workers at exit, and
-``asyncio.run`` joins the loop's default executor).
+A call is abandoned when its caller is cancelled or the tool's timeout passes: a queued call
+is dropped, and a running one's thread stops counting at once (another thread may start for
+the queue). Such a thread keeps running the call if it ignores its cancellation token, then
+ends without taking more work, so tools that never end cannot take every slot and starve
+later calls. Workers are daemon threads because an abandoned call may never end: the
+interpreter does not join daemon threads at exit, so it cannot hang the process's shutdown
+(a ``ThreadPoolExecutor`` joins its workers at exit, and ``asyncio.run`` joins the loop's
+default executor).
 
 The outcome travels back to the event loop as a value, never through
 ``Future.set_exception``: asyncio refuses ``StopIteration`` there, and a ``SystemExit``
@@ -24,11 +28,20 @@ import asyncio
 import contextvars
 import os
 import threading
+import weakref
 from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-__all__ = ["ToolRaised", "WorkerPool", "default_limit"]
+__all__ = ["IDLE_SECONDS", "ToolRaised", "WorkerPool", "default_limit"]
+
+#: How long a worker thread with nothing to run waits for a next call before it ends: long
+#: enough to carry a batch's calls that arrive one event-loop step apart, short enough that
+#: an idle invoker soon holds no thread.
+IDLE_SECONDS = 0.5
+
+#: The name of a worker thread between calls (while running one it bears the call's name).
+IDLE_NAME = "onellm-worker-idle"
 
 T = TypeVar("T")
 
@@ -46,19 +59,21 @@ class ToolRaised(Exception):
         self.original = original
 
 
-class _Waiter:
-    __slots__ = ("loop", "future", "granted", "gone")
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.future: asyncio.Future[None] = loop.create_future()
-        self.granted = False
-        self.gone = False
+#: A job's states: waiting in the queue, running in a worker, finished, or left by its caller
+#: (``GONE`` while queued: dropped; ``ABANDONED`` while running: its thread stops counting).
+_QUEUED, _RUNNING, _DONE, _GONE, _ABANDONED = range(5)
 
 
-def _wake(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)
+class _Job:
+    __slots__ = ("fn", "ctx", "name", "future", "outbox", "state")
+
+    def __init__(self, fn: Callable[[], Any], name: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.fn = fn
+        self.ctx = contextvars.copy_context()
+        self.name = name
+        self.future: asyncio.Future[tuple[bool, Any]] = loop.create_future()
+        self.outbox: _Outbox | None = None
+        self.state = _QUEUED
 
 
 def _deliver(future: asyncio.Future[tuple[bool, Any]], outcome: tuple[bool, Any]) -> None:
@@ -66,21 +81,51 @@ def _deliver(future: asyncio.Future[tuple[bool, Any]], outcome: tuple[bool, Any]
         future.set_result(outcome)
 
 
-class _Slot:
-    """One call's hold on the pool; given back once, by whichever comes first."""
+#: How many outcomes one turn of the event loop takes from its outbox; the rest wait a turn.
+DELIVERIES_PER_TURN = 64
 
-    __slots__ = ("_pool", "_held")
 
-    def __init__(self, pool: WorkerPool) -> None:
-        self._pool = pool
-        self._held = True
+class _Outbox:
+    """The outcomes finished for one event loop, handed over in turns.
 
-    def release(self) -> None:
-        with self._pool._lock:  # pyright: ignore[reportPrivateUsage]
-            if not self._held:
+    A worker wakes the loop only for the first outcome after a turn has taken them all, so a
+    burst of short calls costs one wake-up per turn, not one per call; a turn delivers at
+    most ``DELIVERIES_PER_TURN``, so the awaiting tasks it resumes are bounded per turn too.
+    """
+
+    __slots__ = ("loop", "lock", "outcomes", "scheduled")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.lock = threading.Lock()
+        self.outcomes: deque[tuple[asyncio.Future[tuple[bool, Any]], tuple[bool, Any]]] = deque()
+        self.scheduled = False
+
+    def put(self, future: asyncio.Future[tuple[bool, Any]], outcome: tuple[bool, Any]) -> None:
+        """From a worker thread."""
+        with self.lock:
+            self.outcomes.append((future, outcome))
+            if self.scheduled:
                 return
-            self._held = False
-        self._pool._hand_on()  # pyright: ignore[reportPrivateUsage]
+            self.scheduled = True
+        try:
+            self.loop.call_soon_threadsafe(self._turn)
+        except RuntimeError:  # the loop is closed: nobody waits for these calls any more
+            with self.lock:
+                self.scheduled = False
+                self.outcomes.clear()
+
+    def _turn(self) -> None:
+        """On the loop: deliver a turn's outcomes; another turn is scheduled while any are left."""
+        with self.lock:
+            count = min(len(self.outcomes), DELIVERIES_PER_TURN)
+            taken = [self.outcomes.popleft() for _ in range(count)]
+            more = bool(self.outcomes)
+            self.scheduled = more
+        for future, outcome in taken:
+            _deliver(future, outcome)
+        if more:
+            self.loop.call_soon(self._turn)
 
 
 class WorkerPool:
@@ -100,82 +145,126 @@ class WorkerPool:
             raise ValueError(f"the worker limit must be 1 or more, not {limit}")
         self.limit = limit
         self._lock = threading.Lock()
-        self._active = 0
-        self._waiters: deque[_Waiter] = deque()
+        #: Signalled when a call is queued and a worker is idle.
+        self._queued = threading.Condition(self._lock)
+        self._queue: deque[_Job] = deque()
+        #: Workers waiting for a call (counted in ``_threads`` too), and how many of them have
+        #: been signalled and not yet woken: a call queued while more are idle than signalled
+        #: signals one more instead of starting a thread.
+        self._idle = 0
+        self._signalled = 0
+        #: Threads that count toward the limit: running a call, or about to look for one.
+        self._threads = 0
+        #: Calls running now, not abandoned.
+        self._running = 0
+        #: Per event loop that waits for calls: where their outcomes go.
+        self._outboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Outbox] = weakref.WeakKeyDictionary()
 
     @property
     def active(self) -> int:
-        """Calls holding a slot now (running, not abandoned)."""
-        return self._active
+        """Calls running now (not abandoned)."""
+        return self._running
 
     @property
     def waiting(self) -> int:
-        """Calls waiting for a slot (an upper bound: waiters that left are dropped lazily)."""
-        return len(self._waiters)
+        """Calls waiting for a thread (an upper bound: calls whose caller left are dropped lazily)."""
+        return len(self._queue)
 
     async def run(self, fn: Callable[[], T], name: str = "onellm-tool") -> T:
-        """Call ``fn()`` in a worker thread once a slot is free; its value, or ``ToolRaised``."""
+        """Call ``fn()`` in a worker thread once one is free; its value, or ``ToolRaised``."""
         loop = asyncio.get_running_loop()
-        slot = await self._acquire(loop)
-        future: asyncio.Future[tuple[bool, Any]] = loop.create_future()
-        ctx = contextvars.copy_context()
-
-        def work() -> None:
-            try:
-                outcome: tuple[bool, Any] = (True, ctx.run(fn))
-            except BaseException as e:  # the function's own, whatever its kind: carried as a value
-                outcome = (False, e)
-            slot.release()
-            try:
-                loop.call_soon_threadsafe(_deliver, future, outcome)
-            except RuntimeError:  # the loop is closed: the call was abandoned long ago
-                pass
-
+        job = _Job(fn, name, loop)
+        with self._lock:
+            job.outbox = self._outboxes.get(loop) or self._outboxes.setdefault(loop, _Outbox(loop))
+            self._queue.append(job)
+            start = False
+            if self._idle > self._signalled:
+                self._signalled += 1
+                self._queued.notify()
+            elif self._threads < self.limit:
+                start = True
+                self._threads += 1
+        if start:
+            self._start(job)
         try:
-            threading.Thread(target=work, name=name, daemon=True).start()
-            ok, value = await future
-        except BaseException:  # cancelled (a timeout or the caller), or no thread: abandon the slot
-            slot.release()
+            ok, value = await job.future
+        except BaseException:  # cancelled (a timeout or the caller): leave the call
+            self._leave(job)
             raise
         if not ok:
             raise ToolRaised(value)
         return value  # type: ignore[no-any-return]
 
-    async def _acquire(self, loop: asyncio.AbstractEventLoop) -> _Slot:
-        with self._lock:
-            if self._active < self.limit and not self._waiters:
-                self._active += 1
-                return _Slot(self)
-            waiter = _Waiter(loop)
-            self._waiters.append(waiter)
+    def _start(self, job: _Job) -> None:
         try:
-            await waiter.future
-        except BaseException:
+            threading.Thread(target=self._work, name=job.name, daemon=True).start()
+        except BaseException:  # no thread could start: the call cannot run unless a worker is left
             with self._lock:
-                granted = waiter.granted
-                waiter.gone = True
-            if granted:  # the slot arrived as the wait was cancelled: pass it on
-                _Slot(self).release()
-            raise
-        return _Slot(self)
+                self._threads -= 1
+                stranded = self._threads == 0 and job.state == _QUEUED
+                if stranded:
+                    job.state = _GONE
+            if stranded:
+                raise
 
-    def _hand_on(self) -> None:
-        """A slot came free: give it to the longest waiter still waiting, else count it free."""
-        while True:
-            with self._lock:
-                waiter = None
-                while self._waiters:
-                    candidate = self._waiters.popleft()
-                    if not candidate.gone:
-                        waiter = candidate
-                        break
-                if waiter is None:
-                    self._active -= 1
-                    return
-                waiter.granted = True
-            try:
-                waiter.loop.call_soon_threadsafe(_wake, waiter.future)
+    def _leave(self, job: _Job) -> None:
+        """The caller left: drop a queued call; a running one's thread stops counting."""
+        with self._lock:
+            if job.state == _QUEUED:
+                job.state = _GONE
                 return
-            except RuntimeError:  # its loop is closed: nobody waits there any more
-                with self._lock:
-                    waiter.gone = True
+            if job.state != _RUNNING:
+                return
+            job.state = _ABANDONED
+            self._running -= 1
+            self._threads -= 1
+            start = bool(self._queue) and self._threads < self.limit
+            if start:
+                self._threads += 1
+        if start:
+            self._start(job)
+
+    def _next(self) -> _Job | None:
+        """The next queued call, now running, waiting up to ``IDLE_SECONDS`` for one; None
+        (and this thread no longer counted) when none came."""
+        with self._lock:
+            timed_out = False
+            while True:  # the queue is looked at after every wait, whatever ended it
+                while self._queue:
+                    job = self._queue.popleft()
+                    if job.state == _QUEUED:
+                        job.state = _RUNNING
+                        self._running += 1
+                        return job
+                if timed_out:
+                    self._threads -= 1
+                    return None
+                self._idle += 1
+                timed_out = not self._queued.wait(IDLE_SECONDS)
+                self._idle -= 1
+                if self._signalled:
+                    self._signalled -= 1
+
+    def _work(self) -> None:
+        """A worker thread's body: queued calls, one after another, until none is left."""
+        thread = threading.current_thread()
+        while True:
+            job = self._next()
+            if job is None:
+                return
+            thread.name = job.name
+            try:
+                outcome: tuple[bool, Any] = (True, job.ctx.run(job.fn))
+            except BaseException as e:  # the function's own, whatever its kind: carried as a value
+                outcome = (False, e)
+            with self._lock:
+                abandoned = job.state == _ABANDONED
+                if not abandoned:
+                    job.state = _DONE
+                    self._running -= 1
+            if abandoned:  # no longer counted: another thread took this one's place
+                return
+            if job.outbox is not None:
+                job.outbox.put(job.future, outcome)
+            del job, outcome  # an idle worker holds nothing of the call (its tool, its value)
+            thread.name = IDLE_NAME

@@ -12,10 +12,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-__all__ = ["FoundCall", "plain", "FINDERS"]
+__all__ = ["FoundCall", "plain", "json_kind", "FINDERS"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FoundCall:
     """One tool call as the reply wrote it."""
 
@@ -23,13 +23,20 @@ class FoundCall:
     name: str
     #: As the API sent them: a JSON string (OpenAI) or an object (the others).
     arguments: object
+    #: Why the call cannot run as written (its answer is this error), or None.
+    problem: str | None = None
 
 
 def plain(value: object) -> Any:
-    """``value`` as plain JSON data: mappings and lists as they are, SDK models dumped."""
+    """``value`` as plain JSON data: mappings as they are, SDK models dumped; a list's items
+    too, one level down (the finders read no deeper in a list, so nesting costs no recursion)."""
     if isinstance(value, (list, tuple)):
-        return [plain(v) for v in cast("Sequence[object]", value)]
-    if isinstance(value, (Mapping, str, int, float, bool)) or value is None:
+        return [_plain_one(v) for v in cast("Sequence[object]", value)]
+    return _plain_one(value)
+
+
+def _plain_one(value: object) -> Any:
+    if isinstance(value, (list, tuple, Mapping, str, int, float, bool)) or value is None:
         return cast(Any, value)
     dump = getattr(value, "model_dump", None)
     if callable(dump):
@@ -60,6 +67,24 @@ def _str(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
+#: The JSON kinds of the values ``json.loads`` makes, by Python type.
+_JSON_KINDS: dict[type, str] = {list: "array", str: "string", int: "integer", float: "number", bool: "boolean"}
+
+
+def json_kind(value: object) -> str:
+    """A value's JSON kind (its Python type's name when it is not JSON), for ``got <kind>``."""
+    if value is None:
+        return "null"
+    return _JSON_KINDS.get(type(value), type(value).__name__)
+
+
+def _shown(value: object) -> str:
+    """A call's ``type`` as the message quotes it: a string in quotes (cut short), else its kind."""
+    if isinstance(value, str):
+        return repr(value[:40] + ("..." if len(value) > 40 else ""))
+    return json_kind(value)
+
+
 def responses_calls(reply: Any) -> list[FoundCall]:
     """``function_call`` items of a Response (or of its ``output`` list)."""
     items = _listed(reply, "output")
@@ -77,9 +102,17 @@ def chat_calls(reply: Any) -> list[FoundCall]:
     message = _map(_map(choices[0]).get("message")) if choices else body
     found: list[FoundCall] = []
     for call in map(_map, _list(message.get("tool_calls"))):
-        if call.get("type", "function") == "function":
-            function = _map(call.get("function"))
-            found.append(FoundCall(_str(call.get("id")), _str(function.get("name")), function.get("arguments", "")))
+        kind = call.get("type", "function")
+        function = _map(call.get("function"))
+        found.append(FoundCall(_str(call.get("id")), _str(function.get("name")), function.get("arguments", "")))
+        if kind != "function":  # a custom tool's call, or a type the API may add: answered, never dropped
+            name = _str(_map(call.get(kind) if isinstance(kind, str) else None).get("name")) or found[-1].name
+            found[-1] = FoundCall(
+                found[-1].id,
+                name,
+                None,
+                f"Tool call type {_shown(kind)} is not supported; only function tools are offered.",
+            )
     return found
 
 
@@ -105,9 +138,15 @@ def gemini_calls(reply: Any) -> list[FoundCall]:
     """``functionCall`` parts of a GenerateContentResponse's first candidate (or of a Content, or parts)."""
     found: list[FoundCall] = []
     for part in map(_map, _gemini_parts(reply)):
-        call = _map(part.get("functionCall", part.get("function_call")))
-        if call:
-            found.append(FoundCall(_str(call.get("id")), _str(call.get("name")), call.get("args", {})))
+        written = part.get("functionCall", part.get("function_call"))
+        if written is None:
+            continue
+        if not isinstance(written, Mapping):
+            problem = f"A functionCall must be an object, got {json_kind(written)}."
+            found.append(FoundCall("", "", None, problem))
+            continue
+        call = _map(cast(object, written))
+        found.append(FoundCall(_str(call.get("id")), _str(call.get("name")), call.get("args", {})))
     return found
 
 

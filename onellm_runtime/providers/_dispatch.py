@@ -10,16 +10,17 @@ results, answered to the model like any other.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
-import json
 import warnings
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from ..context import ToolContext, ToolEvent
+from ..context import ToolEvent
+from ..errortext import cut, describe
 from ..results import JsonPart, ToolResult
-from ._calls import FINDERS, FoundCall, plain
+from ._calls import FINDERS, FoundCall, json_kind, plain
 from ._common import ProviderWarning
 from ._outputs import Item, anthropic_result, chat_result, gemini_result, mcp_result, responses_result
 
@@ -29,18 +30,19 @@ if TYPE_CHECKING:
     from ..tool import Tool
     from ..toolset import ToolSet
 
-__all__ = ["Approver", "Dispatch", "DispatchedCall", "dispatch", "unknown_tool_message"]
+__all__ = ["Approver", "Dispatch", "DispatchedCall", "ask_approver", "dispatch", "unknown_tool_message"]
 
 #: ``"openai"`` is the Responses API, ``"openai-chat"`` Chat Completions.
 DispatchProvider = Literal["openai", "openai-chat", "anthropic", "gemini", "mcp"]
-#: Asked for each call of a ``requires_approval`` tool, before the batch runs: True runs it.
+#: Asked for each call of a ``requires_approval`` tool, before the batch runs: True runs it,
+#: False refuses it; any other answer, or an exception, is the call's error result (``ask_approver``).
 Approver = Callable[["DispatchedCall"], bool | Awaitable[bool]]
 
 #: The binder's provider for each API (Chat Completions reads as OpenAI does).
 _BINDING = {"openai": "openai", "openai-chat": "openai", "anthropic": "anthropic", "gemini": "gemini", "mcp": "mcp"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DispatchedCall:
     """One tool call of the reply: as the model wrote it, and the tool it names (None: unknown)."""
 
@@ -102,11 +104,47 @@ def _tool_table(tools: ToolSet | Iterable[Tool[..., Any]] | Mapping[str, Tool[..
     return as_tool_set(tools)
 
 
-def _arguments(raw: object) -> str | Mapping[str, object]:
-    """What the invoker binds: the API's string or object; anything else as the JSON it was."""
+def _arguments(raw: object, provider: str) -> str | bytes | Mapping[str, object] | ToolResult:
+    """What the invoker binds: the API's JSON text or object; else the error result for the call.
+
+    OpenAI sends a JSON string (its bytes are read as the same text); the other APIs an object.
+    """
     if isinstance(raw, (str, Mapping)):
         return cast("str | Mapping[str, object]", raw)
-    return json.dumps(raw)
+    if isinstance(raw, bytes) and provider in ("openai", "openai-chat"):
+        return raw
+    return ToolResult.failure(f"Arguments must be a JSON object, got {json_kind(raw)}.")
+
+
+async def ask_approver(approve: Approver, call: DispatchedCall) -> bool | ToolResult:
+    """The approver's answer for ``call``, held to ``True`` or ``False``; anything else it
+    answers, and any exception it raises, is the call's error result (the tool does not run).
+
+    A caller's cancellation of the running task is not an answer: it propagates.
+    """
+    name = call.tool.name if call.tool is not None else call.name
+    try:
+        answer: object = approve(call)
+        if inspect.isawaitable(answer):
+            answer = await answer
+    except asyncio.CancelledError:
+        raise
+    except BaseException as e:  # the approver's own code, whatever it raises
+        return ToolResult.failure(f"Tool '{name}' was not approved: the approver raised {describe(e)}.")
+    if answer is True or answer is False:
+        return answer
+    return ToolResult.failure(
+        f"Tool '{name}' was not approved: the approver answered {_shown(answer)}, not True or False."
+    )
+
+
+def _shown(answer: object) -> str:
+    """``repr(answer)``, bounded; its type's name when its ``__repr__`` fails."""
+    try:
+        text = repr(answer)
+    except BaseException:  # its ``__repr__`` is user code
+        return f"a {type(answer).__name__}"
+    return cut(str.__str__(text))
 
 
 def _job_of(result: ToolResult, started: Mapping[str, Job]) -> Job | None:
@@ -151,7 +189,7 @@ async def dispatch(
     (a refused or unasked call gets ``Tool 'x' requires approval.``). ``on_event``: receives
     the progress and log events the tools report through their ``ToolContext``.
     """
-    from ..invoking.invoker import ToolCall, ToolInvoker
+    from ..invoking.invoker import SLICE, ToolCall, ToolInvoker
 
     finder = FINDERS.get(provider)
     if finder is None:
@@ -163,35 +201,58 @@ async def dispatch(
         return out
     runner = invoker if invoker is not None else ToolInvoker()
     listeners = () if on_event is None else (on_event,)
-    calls = [DispatchedCall(f.id, f.name, f.arguments, table.get(f.name)) for f in found]
+    #: Per call, in order: its answer when decided before anything runs (an unknown tool, a
+    #: malformed call, an approver's non-answer), else None: its answer comes from the batch.
+    answers: list[ToolResult | None] = []
     batch: list[ToolCall] = []
-    for call in calls:
-        if call.tool is None:
+    for index, f in enumerate(found):
+        if index and index % SLICE == 0:
+            await asyncio.sleep(0)  # the reply's size sets this loop's length: the event loop's turn
+        call = DispatchedCall(f.id, f.name, f.arguments, table.get(f.name))
+        out.calls.append(call)
+        decided = _decide(call, f.problem, provider, table)
+        if isinstance(decided, tuple) and decided[0].requires_approval and approve is not None:
+            approval = await ask_approver(approve, call)
+            decided = approval if isinstance(approval, ToolResult) else (decided[0], decided[1], approval)
+        if isinstance(decided, ToolResult):
+            answers.append(decided)
             continue
-        approved = False
-        if call.tool.requires_approval and approve is not None:
-            answer = approve(call)
-            approved = bool(await answer) if inspect.isawaitable(answer) else bool(answer)
-        context: ToolContext[Any] = ToolContext(
-            call.id, runner.services, runner.clock, tool_name=call.tool.name, listeners=listeners
-        )
-        batch.append(ToolCall(call.tool, _arguments(call.arguments), call.id, approved, context))
+        tool, arguments, approved = decided
+        batch.append(ToolCall(tool, arguments, call.id, approved))
+        answers.append(None)
+    del found  # the calls hold what was found: a large reply's records are not kept twice while it runs
     before = set(runner.jobs)
-    ran = iter(await runner.invoke_all(batch, provider=_BINDING[provider]))
+    ran = iter(await runner.invoke_all(batch, provider=_BINDING[provider], listeners=listeners))
+    del batch
     started = {job_id: runner.jobs[job_id] for job_id in set(runner.jobs) - before}
-    for call in calls:
-        if call.tool is None:
-            result = ToolResult.failure(unknown_tool_message(call.name, table))
-        else:
+    for index, (call, decided_answer) in enumerate(zip(out.calls, answers, strict=True)):
+        if index and index % SLICE == 0:
+            await asyncio.sleep(0)
+        result = decided_answer
+        if result is None:
             result = next(ran)
-            job = _job_of(result, started)
-            if job is not None:
-                out.jobs.append(job)
+            job_started = _job_of(result, started) if started else None
+            if job_started is not None:
+                out.jobs.append(job_started)
         item, notes = _write(provider, call, result)
         for note in notes:
             warnings.warn(ProviderWarning(note), stacklevel=2)
-        out.calls.append(call)
         out.results.append(result)
         out.items.append(item)
         out.warnings.extend(notes)
     return out
+
+
+def _decide(
+    call: DispatchedCall, problem: str | None, provider: str, table: Mapping[str, Tool[..., Any]]
+) -> ToolResult | tuple[Tool[..., Any], str | bytes | Mapping[str, object], bool]:
+    """A call's answer when it is decided from the reply alone; else the tool, the arguments
+    and the approval (not yet asked: False) the batch runs it with."""
+    if problem is not None:
+        return ToolResult.failure(problem)
+    if call.tool is None:
+        return ToolResult.failure(unknown_tool_message(call.name, table))
+    arguments = _arguments(call.arguments, provider)
+    if isinstance(arguments, ToolResult):
+        return arguments
+    return call.tool, arguments, False

@@ -76,14 +76,20 @@ def _data_url(part: Media) -> str:
     return f"data:{part.media_type};base64,{_b64(part.data)}"
 
 
+#: Compact JSON, made once (``json.dumps`` with keywords makes an encoder per call).
+_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def _text(part: TextPart | JsonPart) -> str:
     if isinstance(part, TextPart):
         return part.text
-    return json.dumps(part.value, ensure_ascii=False, separators=(",", ":"))
+    return _compact(part.value)
 
 
 def _sorted(provider: str, tool_name: str, parts: list[Part]) -> tuple[list[Part], list[str]]:
     """The parts with every medium ``provider`` cannot carry replaced by its description."""
+    if not any(isinstance(p, (ImagePart, FilePart)) for p in parts):
+        return parts, []
     carried = MEDIA[provider]
     out: list[Part] = []
     warnings: list[str] = []
