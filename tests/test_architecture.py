@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("onellm_runtime", "onellm_mypy")
-FOLDERS = ("core", "front", "binding", "invoking", "providers", "cli")
+FOLDERS = ("core", "front", "binding", "invoking", "providers", "locking", "cli")
 
 # The public modules at the top that hold plain definitions (markers, aliases, the context, results,
 # error texts, provider names): every part may read them, and they import only one another.
@@ -54,6 +54,10 @@ RULES = {
         _rule(R + "tool", {R + "core", R + "front", R + "binding", *LEAVES}, {"typing_extensions"}),
         _rule(R + "invoking", {R + "core", R + "binding", R + "tool", *LEAVES}, {"typing_extensions"}),
         _rule(R + "providers", {R + "core", R + "invoking", R + "tool", *LEAVES}),
+        # the lock file, the schema differ, token estimates: schemas as JSON, and the adapters' forms
+        _rule(R + "locking", {R + "core", R + "providers", *LEAVES}),
+        # contract tests for a user's suite: refusal cases bound by the tool, a lock compared
+        _rule(R + "testing", {R + "core", R + "binding", R + "locking", R + "tool", *LEAVES}),
         # the MCP server adapter; the `mcp` extra brings the SDK (mcp_types, uvicorn come with it)
         _rule(
             R + "mcp",
@@ -74,6 +78,7 @@ RULES = {
                 R + "binding",
                 R + "invoking",
                 R + "providers",
+                R + "locking",
                 R + "tool",
                 R + "mcp",
                 *LEAVES,

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from . import manifest
+from . import lock, manifest
 from .modulepath import find_module
 
 __all__ = ["COMMANDS", "Command", "main", "runtime_entries", "static_entries"]
@@ -233,6 +233,18 @@ def _serve_mcp(ns: argparse.Namespace) -> int:
 COMMANDS: tuple[Command, ...] = (
     Command(
         "check", "report tools that cannot be described or bound (static; imports nothing)", _check_arguments, _check
+    ),
+    Command(
+        "diff",
+        "compare two tool-set locks: breaking, compatible and changed (files or git:REV:PATH)",
+        lock.diff_arguments,
+        lock.run_diff,
+    ),
+    Command(
+        "lock",
+        "write the tool-set lock (manifest, provider forms, token estimates), or --check the tree against it",
+        lock.lock_arguments,
+        lock.run_lock,
     ),
     Command(
         "lsp",
