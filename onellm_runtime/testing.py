@@ -171,12 +171,15 @@ def _union_cases(node: Schema, path: str) -> Iterator[tuple[str, Any, str]]:
         for other in branches:
             foreign = [p for p in other.get("properties", {}) if p not in branch.get("properties", {})]
             if other is not branch and foreign:
-                yield "field of another union branch", {**fields, foreign[0]: _full(other["properties"][foreign[0]])}, _join(path, foreign[0])
+                yield (
+                    "field of another union branch",
+                    {**fields, foreign[0]: _full(other["properties"][foreign[0]])},
+                    _join(path, foreign[0]),
+                )
                 break
         yield "discriminator missing", {k: v for k, v in fields.items() if k != name}, _join(path, name)
         yield "discriminator unknown", {**fields, name: "unknown_branch"}, _join(path, name)
-        for kind, replaced, at in _cases(branch, value, path):
-            yield kind, replaced, at
+        yield from _cases(branch, value, path)
 
 
 def _cases(node: Schema, value: Any, path: str, top: bool = False) -> Iterator[tuple[str, Any, str]]:
@@ -212,9 +215,7 @@ def assert_refuses(tool: Tool[Any, Any]) -> None:
             tool.bind(case.json)
         except ArgumentError as e:
             if e.path != case.path:
-                raise AssertionError(
-                    f"Tool {tool.name!r} refused {case} at {e.path!r} instead ({e})"
-                ) from None
+                raise AssertionError(f"Tool {tool.name!r} refused {case} at {e.path!r} instead ({e})") from None
             continue
         raise AssertionError(f"Tool {tool.name!r} accepted a call it must refuse: {case}")
 

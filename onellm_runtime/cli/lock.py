@@ -59,14 +59,28 @@ def diff_arguments(parser: argparse.ArgumentParser) -> None:
     _shared_arguments(parser)
 
 
+def _source_paths(args: list[str]) -> list[str]:
+    """Paths as given; dotted module names -> their source files, found without importing."""
+    from .main import UsageError
+    from .modulepath import find_module
+
+    paths: list[str] = []
+    for arg in args:
+        found = None if os.path.exists(arg) else find_module(arg)
+        if not os.path.exists(arg) and found is None:
+            raise UsageError(f"no such file, directory or module: {arg}")
+        paths.append(arg if found is None else found.path)
+    return paths
+
+
 def _current_lock(ns: argparse.Namespace) -> dict[str, Any] | None:
     """The lock of the working tree, or None when a tool could not be built (already reported)."""
     from ..tool import ToolDefinitionError
     from . import manifest
     from .importing import ImportFailed, output_to_stderr
-    from .main import UsageError, _paths, runtime_entries, static_entries
+    from .main import UsageError, runtime_entries, static_entries
 
-    sources = manifest.discover(_paths(ns.paths))
+    sources = manifest.discover(_source_paths(ns.paths))
     if not ns.runtime:
         entries, problems = static_entries(sources)
         for line in problems:

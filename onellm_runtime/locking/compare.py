@@ -20,7 +20,7 @@ import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from ..core.schema import KEYWORD_ORDER
 from .values import Schema, accepts, examples, same_value, tag_of, types_of
@@ -457,7 +457,7 @@ def _probes(before: Schema, after: Schema) -> Iterator[object]:
             bound = after[key]
             yield from (math.floor(bound) + delta if delta > 0 else math.ceil(bound) + delta, bound + delta / 2)
     texts = [v for v in examples(before) if isinstance(v, str)][:4] or ["a"]
-    lists = [v for v in examples(before) if isinstance(v, list)][:4]
+    lists = [cast("list[object]", v) for v in examples(before) if isinstance(v, list)][:4]
     for key, delta in (("minLength", -1), ("maxLength", 1)):
         if key in after:
             n = max(after[key] + delta, 0)
@@ -487,9 +487,10 @@ def _embed(root: Schema, steps: Sequence[Step], value: object, side: Literal["ol
         others = [v for v in examples(item) if not same_value(v, child)]
         needed = max(root.get("minItems", 0) - 1, 0)
         return [child, *others[:needed]] if len(others) >= needed else None
-    base = next((v for v in examples(root) if isinstance(v, dict)), None)
-    if base is None:
+    found = [cast("dict[str, object]", v) for v in examples(root) if isinstance(v, dict)]
+    if not found:
         return None
+    base = found[0]
     props: Mapping[str, Schema] = root.get("properties", {})
     if step.kind == "values":
         extra = _extra(root) or {}

@@ -13,7 +13,7 @@ import ipaddress
 import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from ..core import formats
 from .patterns import pattern_examples, pattern_search
@@ -92,9 +92,9 @@ def _key(value: object) -> str:
         if isinstance(v, float) and v.is_integer():
             return int(v)
         if isinstance(v, list):
-            return [norm(x) for x in v]
+            return [norm(x) for x in cast("list[object]", v)]
         if isinstance(v, dict):
-            return {k: norm(x) for k, x in v.items()}
+            return {k: norm(x) for k, x in cast("dict[str, object]", v).items()}
         return v
 
     return json.dumps(norm(value), sort_keys=True)
@@ -169,9 +169,9 @@ def tag_of(branch: Schema) -> tuple[str, object] | None:
     """A union branch's discriminator: its first required property with a single ``enum`` member."""
     props: Mapping[str, Schema] = branch.get("properties", {})
     for name in branch.get("required", ()):
-        members = props.get(name, {}).get("enum")
-        if isinstance(members, list) and len(members) == 1:  # pyright: ignore[reportUnknownArgumentType]
-            return name, members[0]
+        members: object = props.get(name, {}).get("enum")
+        if isinstance(members, list) and len(cast("list[object]", members)) == 1:
+            return name, cast("list[object]", members)[0]
     return None
 
 
@@ -249,7 +249,8 @@ def _arrays(node: Schema) -> Iterator[object]:
     item: Schema = node.get("items", {})
     lo, hi = node.get("minItems", 0), node.get("maxItems")
     values = examples(item)[:6] if item else [0, "a", None, True, 1, 2]
-    for n in sorted({lo, lo + 1, 1, 2} | ({hi} if hi is not None else set())):
+    counts: set[int] = {lo, lo + 1, 1, 2} | ({hi} if hi is not None else set())
+    for n in sorted(counts):
         if hi is not None and n > hi:
             continue
         if n == 0:
