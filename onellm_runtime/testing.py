@@ -179,7 +179,7 @@ def _union_cases(node: Schema, path: str) -> Iterator[tuple[str, Any, str]]:
                 break
         yield "discriminator missing", {k: v for k, v in fields.items() if k != name}, _join(path, name)
         yield "discriminator unknown", {**fields, name: "unknown_branch"}, _join(path, name)
-        yield from _cases(branch, value, path)
+        yield from _object_cases(branch, fields, path, top=False)  # the value's own cases are the union's
 
 
 def _cases(node: Schema, value: Any, path: str, top: bool = False) -> Iterator[tuple[str, Any, str]]:

@@ -31,21 +31,22 @@ LIMIT = 24
 _ipv4 = formats.reader(formats.IPV4_GRAMMAR, ipaddress.IPv4Address)
 _ipv6 = formats.reader(formats.IPV6_GRAMMAR, ipaddress.IPv6Address)
 
-#: ``format`` value -> the binder's reading of it, and one text of that form.
-FORMAT_CHECKS: dict[str, tuple[Callable[[str], bool], str]] = {
-    "uuid": (lambda s: formats.read_uuid(s) is not None, "123e4567-e89b-12d3-a456-426614174000"),
-    "date-time": (lambda s: formats.read_datetime(s) is not None, "2024-01-02T03:04:05Z"),
-    "date": (lambda s: formats.read_date(s) is not None, "2024-01-02"),
-    "time": (lambda s: formats.read_time(s) is not None, "03:04:05"),
-    "email": (formats.is_email, "a@b.example"),
-    "uri": (formats.is_uri, "https://example.com/"),
-    "ipv4": (lambda s: _ipv4(s) is not None, "192.0.2.1"),
-    "ipv6": (lambda s: _ipv6(s) is not None, "2001:db8::1"),
+#: ``format`` value -> the binder's reading of it, and texts of that form (short ones too, for
+#: a format beside a length limit or a pattern).
+FORMAT_CHECKS: dict[str, tuple[Callable[[str], bool], tuple[str, ...]]] = {
+    "uuid": (lambda s: formats.read_uuid(s) is not None, ("123e4567-e89b-12d3-a456-426614174000",)),
+    "date-time": (lambda s: formats.read_datetime(s) is not None, ("2024-01-02T03:04:05Z",)),
+    "date": (lambda s: formats.read_date(s) is not None, ("2024-01-02",)),
+    "time": (lambda s: formats.read_time(s) is not None, ("03:04:05",)),
+    "email": (formats.is_email, ("a@b.example", "x@x", "a@b")),
+    "uri": (formats.is_uri, ("https://example.com/", "x:x", "a:b")),
+    "ipv4": (lambda s: _ipv4(s) is not None, ("192.0.2.1",)),
+    "ipv6": (lambda s: _ipv6(s) is not None, ("2001:db8::1", "::")),
 }
 
-#: ``contentEncoding`` value -> its reading, and one text of it.
-ENCODING_CHECKS: dict[str, tuple[Callable[[str], bool], str]] = {
-    "base64": (lambda s: formats.read_base64(s) is not None, "YWI="),
+#: ``contentEncoding`` value -> its reading, and texts of it.
+ENCODING_CHECKS: dict[str, tuple[Callable[[str], bool], tuple[str, ...]]] = {
+    "base64": (lambda s: formats.read_base64(s) is not None, ("YWI=", "")),
 }
 
 
@@ -234,11 +235,10 @@ def _strings(node: Schema) -> Iterator[object]:
     lo, hi = node.get("minLength", 0), node.get("maxLength")
     lengths = sorted({n for n in (lo, lo + 1, 1, 3, hi) if n is not None and n >= lo and (hi is None or n <= hi)})
     if "format" in node and node["format"] in FORMAT_CHECKS:
-        yield FORMAT_CHECKS[node["format"]][1]
+        yield from FORMAT_CHECKS[node["format"]][1]
     encoding = node.get("contentEncoding")
     if encoding in ENCODING_CHECKS:
-        yield ENCODING_CHECKS[encoding][1]
-        yield ""
+        yield from ENCODING_CHECKS[encoding][1]
     if "pattern" in node:
         yield from pattern_examples(node["pattern"], lengths)
     for n in lengths:
