@@ -5,14 +5,13 @@ contract lists wherever the schema allows them."""
 from __future__ import annotations
 
 import inspect
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from onellm_runtime import ArgumentError, Tool, tool
+from onellm_runtime import ArgumentError, Tool
 from onellm_runtime.testing import KINDS, assert_refuses, refusal_cases
 
 CORPUS = Path(__file__).resolve().parent.parent / "test-data"

@@ -183,6 +183,10 @@ def _enum(old: Schema, new: Schema, at: _Walk) -> Iterator[SchemaChange]:
         outside = True if values is None else any(not any(same_value(v, n) for n in after) for v in values)
         if outside:
             yield at.change(f"values limited to {_shown(after)}", Effect.NARROWED, old, new)
+        bare = dict(old)
+        for m in after:
+            if not accepts(bare, m):
+                yield at.change(f"enum member {_shown(m)} added", Effect.WIDENED, old, new)
     else:
         values = _finite_values(new)
         bare = dict(new)
@@ -423,6 +427,9 @@ assert tuple(RULES) == KEYWORD_ORDER, "one row per keyword of the contract's lis
 
 #: The rows that still apply beside ``anyOf`` (the branches carry everything else).
 _UNION_ROWS = ("description", "anyOf", "default")
+#: The rows that apply where either side lists its values (``enum`` then decides alone: each
+#: member is held to the other side whole, so its bounds are never compared on their own).
+_ENUM_ROWS = ("type", "description", "enum", "default")
 
 
 def _walk(old: Schema, new: Schema, at: _Walk) -> Iterator[SchemaChange]:
@@ -432,6 +439,8 @@ def _walk(old: Schema, new: Schema, at: _Walk) -> Iterator[SchemaChange]:
         if union and keyword not in _UNION_ROWS:
             continue
         if not union and keyword == "anyOf":
+            continue
+        if ("enum" in old or "enum" in new) and keyword not in _ENUM_ROWS:
             continue
         if keyword != "type" and keyword not in old and keyword not in new:
             continue

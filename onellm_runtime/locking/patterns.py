@@ -54,9 +54,12 @@ def pattern_examples(pattern: str, lengths: Sequence[int]) -> Iterator[str]:
     for count in dict.fromkeys([*lengths, 0, 1, 2]):
         for branch in range(3):
             text = _walk(parsed, count, branch)
-            if text is not None and text not in seen and len(text) <= _MAX_TEXT and pattern_search(pattern, text):
-                seen.add(text)
-                yield text
+            if text is None:
+                continue
+            for variant in (text, text + "0", text + " ", "0" + text):  # what an unanchored end lets in
+                if variant not in seen and len(variant) <= _MAX_TEXT and pattern_search(pattern, variant):
+                    seen.add(variant)
+                    yield variant
 
 
 def _walk(items: Any, count: int, branch: int) -> str | None:
