@@ -127,16 +127,26 @@ def _shown(value: object) -> str:
 # ---------------------------------------------------------------------------- rules
 
 
+def _fractions(node: Schema) -> bool:
+    """Whether a ``number`` fragment accepts a number with a fraction (not only integers)."""
+    if "enum" in node:
+        return any(isinstance(m, float) and not m.is_integer() for m in node["enum"])
+    lo, hi = node.get("minimum"), node.get("maximum")
+    return lo is None or hi is None or hi > lo or (hi == lo and not float(lo).is_integer())
+
+
 def _type(old: Schema, new: Schema, at: _Walk) -> Iterator[SchemaChange]:
     before, after = _expanded(types_of(old)), _expanded(types_of(new))
     lost = [t for t in sorted(before - after) if not (t == "integer" and "integer" in after)]
     gained = [t for t in sorted(after - before)]
     if "number" in lost and "integer" in after:
         lost.remove("number")
-        yield at.change("type narrowed from number to integer", Effect.NARROWED, old, new)
+        if _fractions(old):
+            yield at.change("type narrowed from number to integer", Effect.NARROWED, old, new)
     if "number" in gained and "integer" in before:
         gained.remove("number")
-        yield at.change("type widened from integer to number", Effect.WIDENED, old, new)
+        if _fractions(new):
+            yield at.change("type widened from integer to number", Effect.WIDENED, old, new)
     gained = [t for t in gained if t != "integer" or "number" not in before]
     if "null" in lost:
         lost.remove("null")
@@ -262,7 +272,8 @@ def _constraint(keyword: str) -> RuleFn:
 
 def _unique(old: Schema, new: Schema, at: _Walk) -> Iterator[SchemaChange]:
     a, b = bool(old.get("uniqueItems")), bool(new.get("uniqueItems"))
-    if a != b:
+    shortest = max(old.get("maxItems", 2), new.get("maxItems", 2))
+    if a != b and shortest >= 2:  # arrays of one item or none are unique whatever the keyword says
         yield at.change(
             "items must now be unique" if b else "items need no longer be unique",
             Effect.NARROWED if b else Effect.WIDENED,
@@ -271,8 +282,21 @@ def _unique(old: Schema, new: Schema, at: _Walk) -> Iterator[SchemaChange]:
         )
 
 
+def _reached(effect: Effect, narrows: bool, widens: bool) -> Effect | None:
+    """An item's change as its array sees it: a narrowing counts only where the old array can
+    hold an item, a widening only where the new one can."""
+    if effect is Effect.ANNOTATION:
+        return effect
+    kept = (effect.narrows and narrows, effect.widens and widens)
+    return {(True, True): Effect.BOTH, (True, False): Effect.NARROWED, (False, True): Effect.WIDENED}.get(kept)
+
+
 def _items(old: Schema, new: Schema, at: _Walk) -> Iterator[SchemaChange]:
-    yield from _walk(old.get("items", {}), new.get("items", {}), at.at(Step("items")))
+    narrows, widens = old.get("maxItems") != 0, new.get("maxItems") != 0
+    for c in _walk(old.get("items", {}), new.get("items", {}), at.at(Step("items"))):
+        effect = _reached(c.effect, narrows, widens)
+        if effect is not None:
+            yield SchemaChange(c.path, c.text, effect, c.steps, c.old, c.new)
 
 
 def _extra(node: Schema) -> Schema | None:
@@ -376,28 +400,40 @@ def _label(index: int, branch: Schema) -> str:
     return str(tag[1]) if tag is not None else f"#{max(index, 0)}"
 
 
+def _discriminated(branches: Sequence[tuple[int, Schema]]) -> bool:
+    """Whether every branch has a tag, under one property name (as onellm writes unions)."""
+    tags = [tag_of(x) for _, x in branches]
+    return all(t is not None for t in tags) and len({t[0] for t in tags if t is not None}) == 1
+
+
 def _any_of(old: Schema, new: Schema, at: _Walk) -> Iterator[SchemaChange]:
-    """Union branches paired by their discriminator's value (else by position)."""
+    """Union branches paired by their discriminator's value; without one, each branch is held
+    to the other side's branches whole (a branch no branch there holds is removed or added)."""
     a, b = accepts(old, None), accepts(new, None)
     if a and not b:
         yield at.change("null no longer accepted", Effect.NARROWED, old, new)
     elif b and not a:
         yield at.change("null now accepted", Effect.WIDENED, old, new)
     before, after = _branches(old), _branches(new)
-    tagged = all(tag_of(x) is not None for _, x in before + after)
-    key: Callable[[int, int, Schema], object] = (lambda pos, i, x: tag_of(x)) if tagged else (lambda pos, i, x: pos)
-    after_keys = {key(pos, i, x): (i, x) for pos, (i, x) in enumerate(after)}
-    before_keys = {key(pos, i, x) for pos, (i, x) in enumerate(before)}
-    for pos, (i, x) in enumerate(before):
-        label = _label(pos, x)
-        match = after_keys.get(key(pos, i, x))
-        if match is None:
-            yield at.change(f"union branch {label!r} removed", Effect.NARROWED, old, new)
-        else:
-            yield from _walk(x, match[1], at.at(Step("branch", label, i, match[0])))
-    for pos, (_, x) in enumerate(after):
-        if key(pos, _, x) not in before_keys:
-            yield at.change(f"union branch {_label(pos, x)!r} added", Effect.WIDENED, old, new)
+    if _discriminated([*before, *after]):
+        after_tags = {tag_of(x): (i, x) for i, x in after}
+        before_tags = {tag_of(x) for _, x in before}
+        for pos, (i, x) in enumerate(before):
+            match = after_tags.get(tag_of(x))
+            if match is None:
+                yield at.change(f"union branch {_label(pos, x)!r} removed", Effect.NARROWED, old, new)
+            else:
+                yield from _walk(x, match[1], at.at(Step("branch", _label(pos, x), i, match[0])))
+        for pos, (_, x) in enumerate(after):
+            if tag_of(x) not in before_tags:
+                yield at.change(f"union branch {_label(pos, x)!r} added", Effect.WIDENED, old, new)
+        return
+    for pos, (_, x) in enumerate(before):
+        if not any(not any(c.effect.narrows for c in compare(x, y)) for _, y in after):
+            yield at.change(f"union branch {_label(pos, x)!r} no longer accepted", Effect.NARROWED, old, new)
+    for pos, (_, y) in enumerate(after):
+        if not any(not any(c.effect.widens for c in compare(x, y)) for _, x in before):
+            yield at.change(f"union branch {_label(pos, y)!r} added", Effect.WIDENED, old, new)
 
 
 #: One row per keyword of the contract's list, in its order.
@@ -466,6 +502,8 @@ def _probes(before: Schema, after: Schema) -> Iterator[object]:
             bound = after[key]
             yield from (math.floor(bound) + delta if delta > 0 else math.ceil(bound) + delta, bound + delta / 2)
     texts = [v for v in examples(before) if isinstance(v, str)][:4] or ["a"]
+    for t in texts:  # the same lengths in other characters: for a pattern or a format put on
+        yield from (c * len(t) for c in "0A- ")
     lists = [cast("list[object]", v) for v in examples(before) if isinstance(v, list)][:4]
     for key, delta in (("minLength", -1), ("maxLength", 1)):
         if key in after:
@@ -493,8 +531,10 @@ def _embed(root: Schema, steps: Sequence[Step], value: object, side: Literal["ol
     if step.kind == "items":
         item: Schema = root.get("items", {})
         child = _embed(item, rest, value, side)
-        others = [v for v in examples(item) if not same_value(v, child)]
         needed = max(root.get("minItems", 0) - 1, 0)
+        if not root.get("uniqueItems"):
+            return [child] * (needed + 1)
+        others = [v for v in examples(item) if not same_value(v, child)]
         return [child, *others[:needed]] if len(others) >= needed else None
     found = [cast("dict[str, object]", v) for v in examples(root) if isinstance(v, dict)]
     if not found:
