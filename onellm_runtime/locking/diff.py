@@ -81,7 +81,7 @@ def _output_changes(module: str, name: str, old: Entry, new: Entry) -> Iterator[
         return
     typed = bool(old.get("ends_loop")) or bool(new.get("ends_loop"))
     for c in compare(before, after):
-        path = f"return.{c.path}" if c.path else "return"
+        path = "return" + (c.path if c.path[:1] in ("", "[", "{", "(") else f".{c.path}")
         kind = _output_kind(c, typed)
         shown = _witness_text(witness(c, before, after, narrowing=False)) if kind is Kind.BREAKING else None
         yield Change(kind, module, name, path, c.text, shown)
@@ -94,6 +94,7 @@ def _shown(value: object) -> str:
 def _provider_changes(module: str, name: str, old: Entry, new: Entry) -> Iterator[Change]:
     before: Mapping[str, Mapping[str, Any]] = old.get("providers", {})
     after: Mapping[str, Mapping[str, Any]] = new.get("providers", {})
+    tokens: list[str] = []
     for provider in dict.fromkeys([*before, *after]):
         a, b = before.get(provider, {}), after.get(provider, {})
         if "error" in b and "error" not in a:
@@ -101,9 +102,11 @@ def _provider_changes(module: str, name: str, old: Entry, new: Entry) -> Iterato
         elif "error" in a and "error" not in b:
             yield Change(Kind.COMPATIBLE, module, name, "", f"{provider}: has a form now")
         if a.get("tokens") != b.get("tokens") and "tokens" in a and "tokens" in b:
-            yield Change(Kind.CHANGED, module, name, "", f"tokens ({provider}) {a['tokens']} -> {b['tokens']}")
+            tokens.append(f"{provider} {a['tokens']} -> {b['tokens']}")
         if a.get("warnings", []) != b.get("warnings", []) and "error" not in b:
             yield Change(Kind.CHANGED, module, name, "", f"{provider}: warnings now {_shown(b.get('warnings', []))}")
+    if tokens:
+        yield Change(Kind.CHANGED, module, name, "", f"token estimate: {', '.join(tokens)}")
 
 
 def _tool_changes(module: str, name: str, old: Entry, new: Entry) -> Iterator[Change]:
