@@ -5,11 +5,16 @@ a pull request would change it."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 from cli_support import ROOT, run
 
 EXAMPLES = ROOT / "examples"
@@ -169,3 +174,45 @@ def test_git_revision_and_unknown_version(tmp_path: Path) -> None:
         "onellm: error: future.json is a version 2 lock; this onellm reads version 1: "
         "install the onellm that wrote it, or write the lock again with `onellm lock`\n"
     )
+
+
+def _docs_yaml(containing: str) -> Any:
+    docs = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", docs, re.S) if containing in b]
+    return yaml.safe_load(block)
+
+
+def test_the_ci_steps_of_the_docs_run_as_a_script(tmp_path: Path) -> None:
+    """docs/ci.md's two lock steps, in a repository whose branch breaks a call of its base."""
+    steps = {s["name"]: s["run"] for s in _docs_yaml("- name: Hold the tools to their lock")}
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    _tracker(tmp_path, edited=False)
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=tmp_path, check=True)
+    assert run("lock", "--runtime", ".", cwd=tmp_path).returncode == 0
+    subprocess.run([*git, "add", "."], cwd=tmp_path, check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "update-ref", "refs/remotes/origin/main", "HEAD"], cwd=tmp_path, check=True)
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+
+    def step(name: str) -> subprocess.CompletedProcess[str]:
+        command = ["bash", "-e", "-c", steps[name]]
+        return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=900, env=env)
+
+    assert step("Hold the tools to their lock").returncode == 0
+    _tracker(tmp_path, edited=True)
+    held = step("Hold the tools to their lock")
+    assert held.returncode == 1
+    assert "::error file=onellm.lock.json,title=onellm lock%3A breaking::open_ticket.reporter" in held.stdout
+    assert run("lock", "--runtime", ".", cwd=tmp_path).returncode == 0  # the branch rewrites its lock
+    assert step("Hold the tools to their lock").returncode == 0
+    env["GITHUB_BASE_REF"] = "main"
+    against_base = step("Breaking changes against the base branch")
+    assert against_base.returncode == 1
+    assert against_base.stdout == held.stdout
+
+
+def test_the_pre_commit_snippet_is_the_hook() -> None:
+    (snippet,) = _docs_yaml("- id: onellm-lock")
+    hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
+    assert snippet == {"id": "onellm-lock", "args": hooks["onellm-lock"]["args"]}
+    assert hooks["onellm-lock"]["entry"] == "onellm lock"
