@@ -220,22 +220,23 @@ def assert_refuses(tool: Tool[Any, Any]) -> None:
         raise AssertionError(f"Tool {tool.name!r} accepted a call it must refuse: {case}")
 
 
-def _runtime_lock(tools: Iterable[Tool[Any, Any]]) -> Lock:
-    entries = [entry(t.__module__, t.__qualname__, t.model) for t in tools]
+def _runtime_lock(tools: Iterable[Tool[Any, Any]] | Mapping[str, Tool[Any, Any]]) -> Lock:
+    listed = tools.values() if isinstance(tools, Mapping) else tools
+    entries = [entry(t.__module__, t.__qualname__, t.model) for t in listed]
     return read_lock(dumps_lock(build_lock(entries)), "the runtime's manifest")
 
 
-def assert_matches_lock(tools: Iterable[Tool[Any, Any]], path: str) -> None:
-    """Fail, listing every change, unless ``tools`` are exactly as the lock at ``path`` has
-    them (the lock's other modules are not compared)."""
-    from .locking.diff import diff_locks
+def assert_matches_lock(tools: Iterable[Tool[Any, Any]] | Mapping[str, Tool[Any, Any]], path: str) -> None:
+    """Fail, listing every change, unless ``tools`` (a ``ToolSet``, or any iterable of tools)
+    are exactly as the lock at ``path`` has them (the lock's other modules are not compared)."""
+    from .locking.diff import Kind, diff_locks
 
     current = _runtime_lock(tools)
     with open(path, encoding="utf-8") as f:
         locked = read_lock(f.read(), path)
     modules = {module for module, _ in current.tools}
     mine = Lock(locked.document, {k: v for k, v in locked.tools.items() if k[0] in modules})
-    changes = diff_locks(mine, current)
+    changes = sorted(diff_locks(mine, current), key=lambda c: list(Kind).index(c.kind))
     if changes:
         lines = [f"  {c.kind.value}: {c.where}: {c.text}  [{c.module}]" for c in changes]
         raise AssertionError(
