@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from .binding import ArgumentError
 from .core.manifest import entry
@@ -221,7 +221,10 @@ def assert_refuses(tool: Tool[Any, Any]) -> None:
 
 
 def _runtime_lock(tools: Iterable[Tool[Any, Any]] | Mapping[str, Tool[Any, Any]]) -> Lock:
-    listed = tools.values() if isinstance(tools, Mapping) else tools
+    if isinstance(tools, Mapping):
+        listed = list(cast("Mapping[str, Tool[Any, Any]]", tools).values())
+    else:
+        listed = list(tools)
     entries = [entry(t.__module__, t.__qualname__, t.model) for t in listed]
     return read_lock(dumps_lock(build_lock(entries)), "the runtime's manifest")
 
