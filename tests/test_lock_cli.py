@@ -216,3 +216,20 @@ def test_the_pre_commit_snippet_is_the_hook() -> None:
     hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
     assert snippet == {"id": "onellm-lock", "args": hooks["onellm-lock"]["args"]}
     assert hooks["onellm-lock"]["entry"] == "onellm lock"
+
+
+def test_a_tool_that_cannot_be_described_stops_the_lock(tmp_path: Path) -> None:
+    (tmp_path / "bad.py").write_text(
+        "from onellm_runtime import tool\n\n\n@tool\ndef f(x: object) -> str:\n    return ''\n", encoding="utf-8"
+    )
+    static = run("lock", "bad.py", cwd=tmp_path)
+    assert static.returncode == 1
+    assert static.stdout == "" and "bad.py:5:7: error: " in static.stderr and "[OLT002]" in static.stderr
+    runtime = run("lock", "--runtime", "bad.py", cwd=tmp_path)
+    assert runtime.returncode == 1 and runtime.stderr.startswith("onellm: a tool could not be built:\n")
+    assert not (tmp_path / "onellm.lock.json").exists()
+    missing = run("lock", "--check", "--runtime", str(EXAMPLES / "ticket_tracker.py"), cwd=tmp_path)
+    assert (missing.returncode, missing.stderr) == (
+        2,
+        f"onellm: error: no lock at onellm.lock.json: write it with `onellm lock {EXAMPLES / 'ticket_tracker.py'}`\n",
+    )
