@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 import yaml
 from cli_support import ROOT, run
@@ -143,6 +144,8 @@ def test_formats(tmp_path: Path, fmt: str) -> None:
         )
     else:
         log = json.loads(shown.stdout)
+        schema = json.loads((ROOT / "tests" / "sarif" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+        jsonschema.Draft4Validator(schema, format_checker=jsonschema.FormatChecker()).validate(log)
         results = log["runs"][0]["results"]
         assert {r["ruleId"] for r in results} == {"breaking", "changed"}
         assert all(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "new.json" for r in results)
