@@ -132,6 +132,7 @@ def test_formats(tmp_path: Path, fmt: str) -> None:
             "path": "reporter",
             "change": "required parameter added",
             "witness": {"title": ""},
+            "witness_note": "accepted before, refused now",
         } in rows
     elif fmt == "github":
         assert (

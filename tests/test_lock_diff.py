@@ -132,3 +132,12 @@ def test_token_estimates_change_on_one_line() -> None:
         "gemini",
         "mcp",
     ]
+
+
+def test_a_breaking_output_change_shows_a_result_the_old_schema_refused() -> None:
+    (change, *_) = diff_locks(
+        lock(tool(ends_loop=True, output_schema=RECORD)), lock(tool(ends_loop=True, output_schema=WIDER))
+    )
+    assert (change.kind, change.witness_note) == (B, "may be returned now, refused before")
+    assert change.witness is not None
+    assert json.loads(change.witness)["total"] % 1 != 0  # a number with a fraction: not an integer

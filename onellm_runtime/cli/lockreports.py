@@ -2,7 +2,7 @@
 
 - ``text``: ``breaking: search.filters.status: enum member "closed" removed  [module]``, a
   witness indented below a breaking change;
-- ``json``: a list of objects (kind, module, tool, path, change, witness);
+- ``json``: a list of objects (kind, module, tool, path, change, witness, witness_note);
 - ``github``: workflow commands: ``::error`` for breaking and over-budget, ``::notice`` for the rest,
   on the lock file;
 - ``sarif``: one SARIF 2.1.0 log, a rule per kind, each result located in the lock file.
@@ -40,7 +40,7 @@ def text(changes: Sequence[Change], lock_path: str) -> str:
         module = f"  [{c.module}]" if c.module else ""
         lines.append(f"{c.kind.value}: {_message(c)}{module}\n")
         if c.witness is not None:
-            lines.append(f"    accepted before, refused now: {c.witness}\n")
+            lines.append(f"    {c.witness_note}: {c.witness}\n")
     return "".join(lines)
 
 
@@ -53,6 +53,7 @@ def as_json(changes: Sequence[Change], lock_path: str) -> str:
             "path": c.path,
             "change": c.text,
             "witness": None if c.witness is None else json.loads(c.witness),
+            "witness_note": None if c.witness is None else c.witness_note,
         }
         for c in changes
     ]
@@ -66,7 +67,7 @@ def github(changes: Sequence[Change], lock_path: str) -> str:
         title = f"onellm lock: {c.kind.value}"
         message = _message(c) + (f" (module {c.module})" if c.module else "")
         if c.witness is not None:
-            message += f"\nAccepted before, refused now: {c.witness}"
+            message += f"\n{c.witness_note.capitalize()}: {c.witness}"
         properties = f"file={github_escape_property(lock_path)},title={github_escape_property(title)}"
         lines.append(f"::{command} {properties}::{github_escape_data(message)}\n")
     return "".join(lines)
@@ -91,7 +92,7 @@ def sarif(changes: Sequence[Change], lock_path: str) -> str:
             "ruleId": c.kind.value,
             "ruleIndex": kinds.index(c.kind),
             "level": MEANINGS[c.kind][1],
-            "message": {"text": _message(c) + (f"\nAccepted before, refused now: {c.witness}" if c.witness else "")},
+            "message": {"text": _message(c) + (f"\n{c.witness_note.capitalize()}: {c.witness}" if c.witness else "")},
             "locations": [
                 {
                     "physicalLocation": {

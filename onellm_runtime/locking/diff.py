@@ -35,7 +35,9 @@ class Kind(enum.Enum):
 class Change:
     """One listed change: its class, the tool (module and name), the path below the tool
     (``filters.status``, ``return.total``; ``""`` for the tool itself), what changed, and a
-    witness as JSON text (for a breaking input change: accepted before, refused now)."""
+    witness as JSON text: for a breaking input change a call accepted before and refused now,
+    for a breaking output change a result the tool may return now that the old schema refused
+    (``witness_note`` says which)."""
 
     kind: Kind
     module: str
@@ -43,6 +45,7 @@ class Change:
     path: str
     text: str
     witness: str | None = None
+    witness_note: str = "accepted before, refused now"
 
     @property
     def where(self) -> str:
@@ -84,7 +87,7 @@ def _output_changes(module: str, name: str, old: Entry, new: Entry) -> Iterator[
         path = "return" + (c.path if c.path[:1] in ("", "[", "{", "(") else f".{c.path}")
         kind = _output_kind(c, typed)
         shown = _witness_text(witness(c, before, after, narrowing=False)) if kind is Kind.BREAKING else None
-        yield Change(kind, module, name, path, c.text, shown)
+        yield Change(kind, module, name, path, c.text, shown, "may be returned now, refused before")
 
 
 def _shown(value: object) -> str:
