@@ -463,3 +463,229 @@ def bound_key(value: Any, node: Schema) -> object:
         if k not in filled or filled[k] == ("const", None):
             filled[k] = bound_key(p["default"], p) if "default" in p else ("const", None)
     return ("object", frozenset(filled.items()))
+
+
+# --- pairs of fragments, for the lock differ -------------------------------------------------
+
+#: Patterns whose changes always have a witness the differ can show (no two are equivalent).
+DIFF_PATTERNS = ("^[a-z]+$", "^[0-9]+$", "^x", "y$")
+DIFF_FORMATS = ("uuid", "date", "email", "ipv4")
+
+
+@st.composite
+def _bounds(draw: st.DrawFn, low: str, high: str, floor: int, ceiling: int) -> dict[str, int]:
+    """Optional ``low``/``high`` keywords with ``low <= high``, each between ``floor`` and ``ceiling``."""
+    out: dict[str, int] = {}
+    lo = draw(st.none() | st.integers(floor, ceiling))
+    hi = draw(st.none() | st.integers(lo if lo is not None else floor, ceiling))
+    if lo is not None:
+        out[low] = lo
+    if hi is not None:
+        out[high] = hi
+    return out
+
+
+def _nullable(draw: st.DrawFn, node: dict[str, Any]) -> dict[str, Any]:
+    if draw(st.booleans()):
+        node["type"] = [node["type"], "null"]
+        if "enum" in node:
+            node["enum"] = [*node["enum"], None]
+    return node
+
+
+@st.composite
+def diff_scalars(draw: st.DrawFn) -> dict[str, Any]:
+    """A scalar fragment of the vocabulary: one string constraint kind at a time, so its
+    language is never empty and every change of it has a witness."""
+    kind = draw(st.sampled_from(["string", "pattern", "format", "enum", "integer", "number", "boolean", "base64"]))
+    node: dict[str, Any]
+    if kind == "string":
+        node = {"type": "string", **draw(_bounds("minLength", "maxLength", 0, 4))}
+    elif kind == "pattern":
+        node = {"type": "string", "pattern": draw(st.sampled_from(DIFF_PATTERNS))}
+    elif kind == "format":
+        node = {"type": "string", "format": draw(st.sampled_from(DIFF_FORMATS))}
+    elif kind == "base64":
+        node = {"type": "string", "contentEncoding": "base64"}
+    elif kind == "enum":
+        node = {"type": "string", "enum": draw(st.lists(st.sampled_from("abcd"), min_size=1, max_size=3, unique=True))}
+    elif kind in ("integer", "number"):
+        node = {"type": kind, **draw(_bounds("minimum", "maximum", -3, 3))}
+    else:
+        node = {"type": "boolean"}
+    if draw(st.booleans()):
+        node["description"] = draw(st.sampled_from(["a", "b"]))
+    return _nullable(draw, node)
+
+
+def diff_fragments(depth: int = 2) -> st.SearchStrategy[dict[str, Any]]:
+    """Fragments for the differ: scalars, arrays, records, maps and tagged unions of them."""
+    if depth == 0:
+        return diff_scalars()
+    inner = diff_fragments(depth - 1)
+
+    @st.composite
+    def containers(draw: st.DrawFn) -> dict[str, Any]:
+        kind = draw(st.sampled_from(["array", "record", "map", "union"]))
+        if kind == "array":
+            return {"type": "array", "items": draw(inner), **draw(_bounds("minItems", "maxItems", 0, 3))}
+        if kind == "map":
+            return {"type": "object", "additionalProperties": draw(inner)}
+        if kind == "record":
+            names = draw(st.lists(st.sampled_from("abcd"), max_size=3, unique=True))
+            props = {n: draw(inner) for n in names}
+            required = [n for n in names if draw(st.booleans())]
+            node: dict[str, Any] = {"type": "object", "properties": props}
+            if required:
+                node["required"] = required
+            return {**node, "additionalProperties": False}
+        tags = draw(st.lists(st.sampled_from(["read", "stop", "move"]), min_size=1, max_size=3, unique=True))
+        branches: list[dict[str, Any]] = []
+        for tag in tags:
+            fields = {"kind": {"type": "string", "enum": [tag]}, "x": draw(inner)}
+            branches.append(
+                {"type": "object", "properties": fields, "required": ["kind", "x"], "additionalProperties": False}
+            )
+        return {"anyOf": branches}
+
+    return diff_scalars() | containers()
+
+
+def _tweak(draw: st.DrawFn, node: dict[str, Any]) -> dict[str, Any]:
+    """One change at this node, of a keyword it has or may have."""
+    out = dict(node)
+    t = node.get("type")
+    base = t[0] if isinstance(t, list) else t
+    moves = ["description", "nullable"]
+    if base in ("integer", "number"):
+        moves += ["minimum", "maximum", "number_type"]
+    if base == "string" and "enum" in node:
+        moves += ["enum"]
+    elif base == "string" and not ({"pattern", "format", "contentEncoding"} & set(node)):
+        moves += ["minLength", "maxLength", "pattern", "format"]
+    elif base == "string":
+        moves += ["pattern" if "pattern" in node else "format" if "format" in node else "contentEncoding"]
+    if base == "array":
+        moves += ["minItems", "maxItems", "uniqueItems"]
+    if base == "object" and "properties" in node:
+        moves += ["add", "remove", "required"]
+    if base == "object" and "properties" not in node:
+        moves += ["closed"]
+    move = draw(st.sampled_from(moves))
+    if move == "description":
+        out["description"] = draw(st.sampled_from(["a", "b", "c"]))
+    elif move == "nullable" and t is not None:
+        if isinstance(t, list):
+            out["type"] = base
+            if "enum" in out:
+                out["enum"] = [m for m in out["enum"] if m is not None]
+        else:
+            out["type"] = [t, "null"]
+            if "enum" in out:
+                out["enum"] = [*out["enum"], None]
+    elif move in ("minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems"):
+        value = draw(st.none() | st.integers(-3 if "imum" in move else 0, 4))
+        if value is None:
+            out.pop(move, None)
+        else:
+            out[move] = value
+    elif move == "number_type":
+        out["type"] = ["integer" if base == "number" else "number", *([] if not isinstance(t, list) else ["null"])]
+        if not isinstance(t, list):
+            out["type"] = out["type"][0]
+    elif move == "enum":
+        members = [m for m in node["enum"] if m is not None]
+        extra = [m for m in "abcd" if m not in members]
+        if extra and (len(members) == 1 or draw(st.booleans())):
+            members.append(draw(st.sampled_from(extra)))
+        else:
+            members.remove(draw(st.sampled_from(members)))
+        out["enum"] = members + ([None] if None in node["enum"] else [])
+    elif move in ("pattern", "format"):
+        choices = DIFF_PATTERNS if move == "pattern" else DIFF_FORMATS
+        value = draw(st.none() | st.sampled_from(choices))
+        out.pop("minLength", None)
+        out.pop("maxLength", None)
+        if value is None:
+            out.pop(move, None)
+        else:
+            out[move] = value
+    elif move == "contentEncoding":
+        out.pop("contentEncoding")
+    elif move == "uniqueItems":
+        if out.pop("uniqueItems", False) is False:
+            out["uniqueItems"] = True
+    elif move == "add":
+        name = draw(st.sampled_from([n for n in "abcdef" if n not in node["properties"]]))
+        out["properties"] = {**node["properties"], name: draw(diff_scalars())}
+        if draw(st.booleans()):
+            out["required"] = [*node.get("required", []), name]
+    elif move == "remove" and node["properties"]:
+        name = draw(st.sampled_from(sorted(node["properties"])))
+        out["properties"] = {k: v for k, v in node["properties"].items() if k != name}
+        required = [n for n in node.get("required", []) if n != name]
+        out.pop("required", None)
+        if required:
+            out["required"] = required
+    elif move == "required" and node["properties"]:
+        name = draw(st.sampled_from(sorted(node["properties"])))
+        required = list(node.get("required", []))
+        required = [n for n in required if n != name] if name in required else [*required, name]
+        out.pop("required", None)
+        if required:
+            out = {k: v for k, v in out.items() if k != "additionalProperties"}
+            out["required"] = [n for n in out["properties"] if n in required]
+            out["additionalProperties"] = False
+    elif move == "closed":
+        out["additionalProperties"] = False
+    return out
+
+
+def _mutated(draw: st.DrawFn, node: dict[str, Any]) -> dict[str, Any]:
+    out = _tweak(draw, node) if "anyOf" not in node and draw(st.integers(0, 2)) == 0 else dict(node)
+    if "items" in out:
+        out["items"] = _mutated(draw, out["items"])
+    if isinstance(out.get("additionalProperties"), dict):
+        out["additionalProperties"] = _mutated(draw, out["additionalProperties"])
+    if "properties" in out:  # a discriminator (a one-member enum) stays as it is, as onellm writes it
+        out["properties"] = {
+            k: v if len(v.get("enum", ())) == 1 else _mutated(draw, v) for k, v in out["properties"].items()
+        }
+    if "anyOf" in out:  # a branch keeps its discriminator: only its other field changes
+        branches = [
+            {**b, "properties": {**b["properties"], "x": _mutated(draw, b["properties"]["x"])}} for b in out["anyOf"]
+        ]
+        if len(branches) > 1 and draw(st.integers(0, 4)) == 0:
+            branches.pop(draw(st.integers(0, len(branches) - 1)))
+        out["anyOf"] = branches
+    return out
+
+
+def _consistent(node: Any) -> bool:
+    """Bounds in order and an enum left non-empty, all the way down."""
+    if not isinstance(node, dict):
+        return True
+    for lo, hi in (("minimum", "maximum"), ("minLength", "maxLength"), ("minItems", "maxItems")):
+        if lo in node and hi in node and node[lo] > node[hi]:
+            return False
+    if "enum" in node and not [m for m in node["enum"] if m is not None]:
+        return False
+    children = [
+        node.get("items"),
+        node.get("additionalProperties"),
+        *node.get("properties", {}).values(),
+        *node.get("anyOf", []),
+    ]
+    return all(_consistent(c) for c in children if isinstance(c, dict))
+
+
+@st.composite
+def fragment_pairs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An old fragment and a new one: the old with a few keywords changed somewhere inside."""
+    old = draw(diff_fragments())
+    new = _mutated(draw, old)
+    if new == old:
+        new = _tweak(draw, old) if "anyOf" not in old else {**old, "description": "changed"}
+    if not _consistent(new):
+        new = old
+    return old, new

@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("onellm_runtime", "onellm_mypy")
-FOLDERS = ("core", "front", "binding", "invoking", "providers", "cli")
+FOLDERS = ("core", "front", "binding", "invoking", "providers", "locking", "cli")
 
 # The public modules at the top that hold plain definitions (markers, aliases, the context, results,
 # error texts, provider names): every part may read them, and they import only one another.
@@ -56,6 +56,9 @@ RULES = {
         # the tools offered together, one per name (what dispatch, the adapters and the server take)
         _rule(R + "toolset", {R + "core", R + "tool", *LEAVES}, {"typing_extensions"}),
         _rule(R + "providers", {R + "core", R + "invoking", R + "tool", R + "toolset", *LEAVES}),
+        # the lock file, the schema differ, token estimates: schemas as JSON, and the adapters' forms
+        # contract tests for a user's suite: refusal cases bound by the tool, a lock compared
+        _rule(R + "testing", {R + "core", R + "binding", R + "locking", R + "tool", R + "toolset", *LEAVES}),
         # the MCP server adapter; the `mcp` extra brings the SDK (mcp_types, uvicorn come with it)
         _rule(
             R + "mcp",
@@ -76,6 +79,7 @@ RULES = {
                 R + "binding",
                 R + "invoking",
                 R + "providers",
+                R + "locking",
                 R + "tool",
                 R + "toolset",
                 R + "mcp",

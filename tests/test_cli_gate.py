@@ -60,13 +60,22 @@ BROKEN_BY_MODELS = (
 )
 
 
-def test_the_hook_is_defined_for_the_whole_project() -> None:
-    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
-    assert {k: hook[k] for k in ("id", "entry", "language", "args", "pass_filenames", "always_run")} == {
+def test_the_hooks_are_defined_for_the_whole_project() -> None:
+    check, lock = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    keys = ("id", "entry", "language", "args", "pass_filenames", "always_run")
+    assert {k: check[k] for k in keys} == {
         "id": "onellm-check",
         "entry": "onellm check",
         "language": "python",
         "args": ["."],
+        "pass_filenames": False,
+        "always_run": True,
+    }
+    assert {k: lock[k] for k in keys} == {
+        "id": "onellm-lock",
+        "entry": "onellm lock",
+        "language": "python",
+        "args": ["--check", "."],
         "pass_filenames": False,
         "always_run": True,
     }

@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errortext import install_hint
-from . import manifest
+from . import lock, manifest
 from .modulepath import find_module
 
 if TYPE_CHECKING:
@@ -284,6 +284,18 @@ def _serve_mcp(ns: argparse.Namespace) -> int:
 COMMANDS: tuple[Command, ...] = (
     Command(
         "check", "report tools that cannot be described or bound (static; imports nothing)", _check_arguments, _check
+    ),
+    Command(
+        "diff",
+        "compare two tool-set locks: breaking, compatible and changed (files or git:REV:PATH)",
+        lock.diff_arguments,
+        lock.run_diff,
+    ),
+    Command(
+        "lock",
+        "write the tool-set lock (manifest, provider forms, token estimates), or --check the tree against it",
+        lock.lock_arguments,
+        lock.run_lock,
     ),
     Command(
         "lsp",

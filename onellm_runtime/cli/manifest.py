@@ -1,8 +1,9 @@
 """The ``onellm schemas`` manifest: one entry per tool, written from the model alone.
 
 Both ``--runtime`` (models from imported functions) and ``--static`` (models from mypy)
-print entries made here, from the same fields in the same order, so on the same code the
-two commands print the same bytes.
+print entries made by ``core/manifest.py``, from the same fields in the same order, so on
+the same code the two commands print the same bytes. This module finds the source modules
+and prints the list.
 """
 
 from __future__ import annotations
@@ -11,30 +12,10 @@ import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
-from ..core import rules, schema
-from ..core.model import ToolModel
-from ..core.options import MANIFEST_OPTIONS
+from ..core.manifest import ManifestEntry, entry
 
 __all__ = ["ManifestEntry", "entry", "dumps", "discover", "SourceModule"]
-
-
-ManifestEntry = dict[str, Any]
-
-
-def entry(module: str, qualname: str, model: ToolModel) -> ManifestEntry:
-    """The contract's manifest entry for one (checked) tool: its options last, those
-    ``ToolOptions`` marks for the manifest, in field order."""
-    return {
-        "module": module,
-        "qualname": qualname,
-        "name": rules.tool_name(model),
-        "description": rules.tool_description(model),
-        "input_schema": schema.input_schema(model),
-        "output_schema": schema.output_schema(model),
-        **{option: getattr(model.options, option) for option in MANIFEST_OPTIONS},
-    }
 
 
 def dumps(entries: Iterable[object]) -> str:
