@@ -57,6 +57,7 @@ RULES = {
         _rule(R + "toolset", {R + "core", R + "tool", *LEAVES}, {"typing_extensions"}),
         _rule(R + "providers", {R + "core", R + "invoking", R + "tool", R + "toolset", *LEAVES}),
         # the lock file, the schema differ, token estimates: schemas as JSON, and the adapters' forms
+        _rule(R + "locking", {R + "core", R + "providers", *LEAVES}),
         # contract tests for a user's suite: refusal cases bound by the tool, a lock compared
         _rule(R + "testing", {R + "core", R + "binding", R + "locking", R + "tool", R + "toolset", *LEAVES}),
         # the MCP server adapter; the `mcp` extra brings the SDK (mcp_types, uvicorn come with it)
