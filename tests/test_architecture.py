@@ -54,14 +54,16 @@ RULES = {
         _rule(R + "tool", {R + "core", R + "front", R + "binding", *LEAVES}, {"typing_extensions"}),
         _rule(R + "invoking", {R + "core", R + "binding", R + "tool", *LEAVES}, {"typing_extensions"}),
         _rule(R + "providers", {R + "core", R + "invoking", R + "tool", *LEAVES}),
-        # the MCP server adapter; the `mcp` extra brings the SDK (mcp_types, uvicorn come with it)
+        # one name, one tool: the set everything that offers tools builds
+        _rule(R + "toolset", {R + "core", R + "tool"}),
+        # the MCP server adapter; the `mcp` extra brings the SDK (mcp_types, uvicorn, anyio come with it)
         _rule(
             R + "mcp",
-            {"onellm_runtime", R + "invoking", R + "providers", R + "tool", *LEAVES},
-            {"mcp", "mcp_types", "uvicorn"},
+            {"onellm_runtime", R + "invoking", R + "providers", R + "tool", R + "toolset", *LEAVES},
+            {"mcp", "mcp_types", "uvicorn", "anyio"},
         ),
         # `import onellm_runtime`: the public API, re-exported (not the adapters, the server or the commands)
-        _rule("onellm_runtime", {R + "tool", R + "binding", R + "invoking", *LEAVES}),
+        _rule("onellm_runtime", {R + "tool", R + "toolset", R + "binding", R + "invoking", *LEAVES}),
         _rule(R + "__main__", {R + "cli"}),
         # the commands: everything, the static side included; nothing imports them (but the entry points)
         _rule(
@@ -240,7 +242,7 @@ def test_the_two_front_ends_never_import_each_other() -> None:
         ("from .. import annotations as ann", "onellm_runtime.front.typing_front", "onellm_runtime.annotations"),
         ("from ..core.model import Param", "onellm_runtime.front.typing_front", "onellm_runtime.core.model"),
         ("from . import model", "onellm_runtime.core", "onellm_runtime.core.model"),
-        ("from . import __version__", "onellm_runtime.mcp", "onellm_runtime"),
+        ("from .. import __version__", "onellm_runtime.mcp._app", "onellm_runtime"),
         (
             "def f():\n    from ..providers._decode import D",
             "onellm_runtime.binding",
