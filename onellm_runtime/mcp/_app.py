@@ -21,13 +21,19 @@ from ..context import ToolEvent
 from ..providers import Approver, DispatchedCall, dispatch, mcp_result, mcp_tool
 from ..results import ToolResult
 from ..toolset import ToolSet, as_tool_set
-from ._approval import approver_refusal, asked_client
+from ._approval import approver_refusal, client_decision
 from ._frames import RAW_KEY
 
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
     from mcp.server.lowlevel import Server
-    from mcp_types import CallToolRequestParams, CallToolResult, ListToolsResult, PaginatedRequestParams
+    from mcp_types import (
+        CallToolRequestParams,
+        CallToolResult,
+        InputRequiredResult,
+        ListToolsResult,
+        PaginatedRequestParams,
+    )
 
     from ..invoking.invoker import ToolInvoker
     from ..tool import Tool
@@ -143,17 +149,25 @@ def server(
         return listed
 
     async def refusal(
-        ctx: ServerRequestContext[Any, Any], tool: Tool[..., Any], arguments: str | Mapping[str, object]
-    ) -> str | None:
-        call = DispatchedCall(str(ctx.request_id or ""), tool.name, arguments, tool)
+        ctx: ServerRequestContext[Any, Any],
+        params: CallToolRequestParams,
+        tool: Tool[..., Any],
+        arguments: str | Mapping[str, object],
+    ) -> str | InputRequiredResult | None:
+        """None when the call may run; else its error text, or the question to put to the client first."""
         if approve is not None:
-            return await approver_refusal(approve, call)
+            return await approver_refusal(
+                approve, DispatchedCall(str(ctx.request_id or ""), tool.name, arguments, tool)
+            )
         shown = arguments if isinstance(arguments, str) else _json_text(arguments)
-        if await asked_client(ctx, tool.name, shown):
+        decision = await client_decision(ctx, params, tool.name, shown)
+        if decision is True:
             return None
-        return f"Tool '{tool.name}' requires approval."
+        return f"Tool '{tool.name}' requires approval." if decision is False else decision
 
-    async def call_tool(ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams) -> CallToolResult:
+    async def call_tool(
+        ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams
+    ) -> CallToolResult | InputRequiredResult:
         given: dict[str, Any] = params.arguments if params.arguments is not None else {}
         arguments: str | Mapping[str, object] = given
         if raw_arguments and list(given) == [RAW_KEY] and isinstance(given[RAW_KEY], str):
@@ -161,9 +175,11 @@ def server(
         tool = table.get(params.name)
         approved = None
         if tool is not None and tool.requires_approval and _binds(tool, arguments):
-            refused = await refusal(ctx, tool, arguments)
-            if refused is not None:
+            refused = await refusal(ctx, params, tool, arguments)
+            if isinstance(refused, str):
                 return CallToolResult.model_validate(mcp_result(ToolResult.failure(refused), tool))
+            if refused is not None:
+                return refused
             approved = _yes
         notifier = _Notifier(ctx)
         try:
