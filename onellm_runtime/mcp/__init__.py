@@ -204,6 +204,8 @@ async def serve_http(
             lifespan="on",
             http=guarded_protocol(limits),
             timeout_keep_alive=int(idle_timeout) or 1,
+            backlog=limits.accept_burst,
+            timeout_graceful_shutdown=5,
         )
         http = _uvicorn_server(config)
 

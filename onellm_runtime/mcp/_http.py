@@ -5,7 +5,7 @@ or idle after a response) or *busy* (a request is being served, an SSE stream in
 
 | Bound | Rule |
 |---|---|
-| connections | at most ``max_connections`` open (and never more than half the process's open-file limit); over it, the connection that has waited longest is closed, the new one itself only when every other is busy |
+| connections | at most ``max_connections`` open (and never more than half the process's open-file limit); over it, the connection that has waited longest is closed, the new one itself only when every other is busy. The listen backlog, which is also how many connections are accepted in one go before they are counted, is a quarter of that limit (at most 256), so a burst of connections cannot exhaust the open files either |
 | header timeout | a waiting connection must complete a request head within ``header_timeout`` seconds, else it is closed (a client sending half a header is cut off) |
 | idle timeout | a waiting connection that sends nothing is closed after ``idle_timeout`` seconds (uvicorn's keep-alive timeout) |
 | body | a POST body must arrive within ``body_timeout`` seconds and is at most the SDK's body limit; it is screened like a stdio line (``_transport.screen``) before the SDK reads it |
@@ -62,6 +62,9 @@ class Limits:
         soft = _open_file_limit()
         ceiling = max_connections if soft is None else soft // 2
         self.max_connections = max(1, min(max_connections, ceiling))
+        #: The listen backlog, which is also how many connections asyncio accepts in one go before
+        #: any of them is counted here: a quarter of the open files, so a burst cannot exhaust them.
+        self.accept_burst = 256 if soft is None else max(8, min(256, soft // 4))
         self.header_timeout = header_timeout
         self.idle_timeout = idle_timeout
         self.body_timeout = body_timeout
