@@ -87,3 +87,9 @@ async def build(target: str, context: ToolContext, seconds: float = 0.0) -> str:
     await asyncio.sleep(seconds)
     context.progress(2, 2, f"linking {target}")
     return f"built {target}"
+
+
+@tool
+def echo_arguments(note: str, context: ToolContext) -> str:
+    """The call's argument document as the server received it (``ToolContext.arguments``)."""
+    return repr(context.arguments)

@@ -175,7 +175,7 @@ def test_a_background_job_is_started_read_and_stopped(transport: str, tmp_path: 
     async def scenario() -> None:
         async with _client(transport, "mcp_deploy_tools:make_deps", tmp_path / "log") as client:
             listed = [t.name for t in (await client.list_tools()).tools]
-            assert listed == ["region", "remove", "removed", "build", "read_job", "stop_job"]
+            assert listed == ["region", "remove", "removed", "build", "echo_arguments", "read_job", "stop_job"]
 
             started = await client.call_tool("build", {"target": "app", "invocationMode": "background"})
             assert _text(started) == (False, '{"job":"job-1","status":"running"}')
@@ -299,3 +299,58 @@ def test_a_job_tool_name_taken_by_the_set_exits_1(tmp_path: Path) -> None:
         "onellm: error: Tool 'read_job': 'onellm_runtime.invoking.jobs.job_tools.<locals>.read_job' has the same "
         "tool name as 'tools.read_job' in one tool set"
     ), done.stderr
+
+
+# -- approve=: the callback replaces the question, its answer held to True or False ------------
+
+
+def _raises(call: Any) -> bool:
+    raise ValueError("approver bug")
+
+
+async def _async_yes(call: Any) -> bool:
+    return True
+
+
+#: approver -> (the call's text, whether the tool ran).
+APPROVERS: list[tuple[Callable[[Any], Any], tuple[bool, str], bool]] = [
+    (lambda call: True, (False, "removed x.txt"), True),
+    (_async_yes, (False, "removed x.txt"), True),
+    (lambda call: False, (True, "Tool 'remove' requires approval."), False),
+    (
+        lambda call: "no",
+        (True, "Tool 'remove' was not approved: the approver answered 'no', not True or False."),
+        False,
+    ),
+    (lambda call: 1, (True, "Tool 'remove' was not approved: the approver answered 1, not True or False."), False),
+    (
+        lambda call: None,
+        (True, "Tool 'remove' was not approved: the approver answered None, not True or False."),
+        False,
+    ),
+    (_raises, (True, "Tool 'remove' was not approved: the approver raised ValueError: approver bug."), False),
+]
+
+
+@pytest.mark.parametrize(("approver", "answer", "ran"), APPROVERS)
+def test_the_approve_callback_decides_each_call(approver: Any, answer: tuple[bool, str], ran: bool) -> None:
+    import mcp_deploy_tools
+
+    from onellm_runtime.mcp import server
+
+    seen: list[tuple[str, object]] = []
+
+    def approve(call: Any) -> Any:
+        seen.append((call.name, call.arguments))
+        return approver(call)
+
+    async def scenario() -> None:
+        mcp_deploy_tools.REMOVED.clear()
+        tools = [mcp_deploy_tools.remove, mcp_deploy_tools.removed]
+        async with Client(server(tools, approve=approve)) as client:
+            assert _text(await client.call_tool("remove", {"path": "x.txt"})) == answer
+            # the tool ran only when the answer was exactly True
+            assert (await client.call_tool("removed", {})).structured_content == {"result": ["x.txt"] if ran else []}
+
+    _bounded(scenario)
+    assert seen == [("remove", {"path": "x.txt"})]

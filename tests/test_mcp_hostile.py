@@ -77,9 +77,9 @@ def _answer_text(answer: dict[str, Any]) -> str:
 
 
 @contextmanager
-def _stdio_server() -> Iterator[subprocess.Popen[bytes]]:
+def _stdio_server(tools: str = str(TOOLS_FILE)) -> Iterator[subprocess.Popen[bytes]]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "onellm_runtime", "serve-mcp", str(TOOLS_FILE)],
+        [sys.executable, "-m", "onellm_runtime", "serve-mcp", tools],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -136,6 +136,18 @@ def test_stdio_answers_every_request_with_the_binders_guarantees() -> None:
         process.stdin.write((_call(99, '{"a":40,"b":2}') + "\n").encode())
         process.stdin.flush()
         assert _answer_text(output.read(1)[0]) == "42"
+
+
+def test_a_tool_reads_the_arguments_as_the_client_wrote_them() -> None:
+    """``ToolContext.arguments`` over MCP: the raw text, spacing and key order as sent."""
+    deploy_tools = str(TOOLS_FILE.parent / "mcp_deploy_tools.py")
+    with _stdio_server(deploy_tools) as process:
+        assert process.stdin is not None
+        call = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo_arguments","arguments":{ "note" : "a\\u00e9" }}}'
+        process.stdin.write("\n".join([json.dumps(INITIALIZE), json.dumps(INITIALIZED), call]).encode() + b"\n")
+        process.stdin.flush()
+        answers = _Answers(process).read(2)
+        assert _answer_text(answers[1]) == repr('{ "note" : "a\\u00e9" }')
 
 
 def test_progress_carries_the_requests_token_in_order() -> None:
