@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("onellm_runtime", "onellm_mypy")
-FOLDERS = ("core", "front", "binding", "invoking", "providers", "cli")
+FOLDERS = ("core", "front", "binding", "invoking", "providers", "cli", "mcp")
 
 # The public modules at the top that hold plain definitions (markers, aliases, the context, results,
 # error texts, provider names): every part may read them, and they import only one another.

@@ -55,7 +55,7 @@ DEEP = "[" * 100_000 + "]" * 100_000
 #: raw frame -> the answer (id, the tool result's text or the JSON-RPC error).
 FRAMES: list[tuple[str, int | str | None, str]] = [
     (_call(1, '{"a":' + "[" * 200 + "]" * 200 + ',"b":1}'), 1, "Argument 'a' must be an integer, got array."),
-    (_call(2, '{"a":' + DEEP + ',"b":1}'), 2, "Arguments are not valid JSON: the document is nested too deeply."),
+    (_call(2, '{"a":' + DEEP + ',"b":1}'), 2, "-32600 Invalid Request: 'params.arguments' is nested too deeply to read."),
     (_call(3, '{"a":' + "9" * 4301 + ',"b":1}'), 3, "Argument 'a' has more than 4300 digits, more than an integer may have."),
     (_call(4, '{"a":1,"a":2,"b":1}'), 4, "Argument 'a' is given more than once."),
     (_call(5, '{"a":1,"b":{"x":1,"x":2}}'), 5, "Argument 'b' must be an integer, got object."),
@@ -63,7 +63,8 @@ FRAMES: list[tuple[str, int | str | None, str]] = [
     # the envelope: repeated members, a frame the SDK cannot read, no JSON, a batch
     ('{"jsonrpc":"2.0","id":7,"id":8,"method":"tools/list"}', None, "-32600 Invalid Request: member 'id' is given more than once."),
     ('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"add","name":"x","arguments":{}}}', 9, "-32600 Invalid Request: params member 'name' is given more than once."),
-    ('{"jsonrpc":"2.0","id":10,"method":"tools/list","params":{"_meta":' + DEEP + "}}", 10, "-32600 Invalid Request: the message does not fit JSON-RPC 2.0 and MCP."),
+    ('{"jsonrpc":"2.0","id":10,"method":"tools/list","params":{"_meta":' + DEEP + "}}", 10, "-32600 Invalid Request: 'params._meta' is nested too deeply to read."),
+    ('{"jsonrpc":"2.0","id":13,"method":"tools/list","params":{"_meta":' + "[" * 300 + "]" * 300 + "}}", 13, "-32600 Invalid Request: the message does not fit JSON-RPC 2.0 and MCP."),
     ('{"jsonrpc":"2.0","id":' + "1" * 5000 + ',"method":"tools/list"}', None, "-32600 Invalid Request: the id must be a string or an integer."),
     ('{"jsonrpc":"2.0","id":11,"method":"tools/list"', None, "-32700 Parse error: the frame is not one JSON object."),
     ('[{"jsonrpc":"2.0","id":12,"method":"tools/list"}]', None, "-32600 Invalid Request: batches are not served; send one message per frame."),

@@ -25,7 +25,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ._app import server
@@ -54,7 +54,7 @@ def _require_mcp() -> None:
 @contextlib.asynccontextmanager
 async def _serving(
     tools: Tools, services: Any, invoker: ToolInvoker | None, options: dict[str, Any]
-) -> AsyncIterator[Server[Any]]:
+) -> AsyncGenerator[Server[Any]]:
     """The server for ``tools``, with its services entered; on leaving, the jobs stop, then the services exit."""
     _require_mcp()
     from ..invoking.invoker import ToolInvoker
@@ -144,7 +144,7 @@ def _uvicorn_server(config: Any) -> Any:
 
     class Server(uvicorn.Server):
         @contextlib.contextmanager
-        def capture_signals(self) -> Iterator[None]:
+        def capture_signals(self) -> Generator[None]:
             if threading.current_thread() is not threading.main_thread():
                 yield
                 return
@@ -281,7 +281,8 @@ def tools_in(module_names: Sequence[str]) -> list[Tool[..., Any]]:
     found: list[Tool[..., Any]] = []
     for name in module_names:
         module = _module(name)
-        for value in list(vars(module).values()):
+        values = list(cast("dict[str, object]", vars(module)).values())
+        for value in values:
             if isinstance(value, Tool) and value.__module__ == module.__name__:
                 found.append(value)  # pyright: ignore[reportUnknownArgumentType]
     return found

@@ -23,6 +23,7 @@ by the transport, which answers a frame the SDK refuses with that request's id.
 from __future__ import annotations
 
 import json
+import json.scanner
 import re
 from dataclasses import dataclass
 
@@ -37,9 +38,10 @@ RAW_KEY = "onellm/raw-arguments"
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_SCALAR = re.compile(r"[^ \t\n\r,\]}]+")
-#: Inside a container: a whole string, an unterminated quote, a run of openers, a run of closers.
-_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|"|[\[{]+|[\]}]+', re.DOTALL)
+
+#: ``json``'s C scanner, used only to find where a value ends: numbers are kept as their text
+#: (no conversion, so an integer of any length reads), everything else as ``json.loads`` reads it.
+_SCAN = json.scanner.make_scanner(json.JSONDecoder(parse_int=str, parse_float=str))  # type: ignore[arg-type]
 
 RequestId = str | int | None
 
@@ -80,35 +82,26 @@ def _skip_space(text: str, pos: int) -> int:
     return match.end()
 
 
-def _value_end(text: str, pos: int) -> int:
-    """Where the JSON value starting at ``pos`` ends (its contents are not checked here)."""
-    if pos >= len(text):
-        raise _Broken
-    first = text[pos]
-    if first == '"':
-        string = _STRING.match(text, pos)
-        if string is None:
-            raise _Broken
-        return string.end()
-    if first not in "[{":
-        scalar = _SCALAR.match(text, pos)
-        if scalar is None:
-            raise _Broken
-        return scalar.end()
-    depth = 0
-    for token in _TOKENS.finditer(text, pos):
-        start, end = token.span()
-        mark = text[start]
-        if mark == '"':
-            if end - start == 1:
-                raise _Broken
-        elif mark in "[{":
-            depth += end - start
-        elif end - start >= depth:
-            return start + depth
-        else:
-            depth -= end - start
-    raise _Broken
+class _TooDeep(Exception):
+    """A member's value is nested deeper than the interpreter reads (the binder refuses it too);
+    the members read before it, and where its value starts."""
+
+    def __init__(self, member: str, start: int) -> None:
+        self.member = member
+        self.start = start
+        self.before: list[tuple[str, int, int]] = []
+
+
+def _value_end(text: str, pos: int, member: str) -> int:
+    """Where the JSON value starting at ``pos`` ends; one pass of the C scanner, which stops at
+    the interpreter's depth limit, so a deep value costs no more than ``json.loads`` pays."""
+    try:
+        _, end = _SCAN(text, pos)
+    except RecursionError:
+        raise _TooDeep(member, pos) from None
+    except (ValueError, StopIteration):
+        raise _Broken from None
+    return int(end)
 
 
 def _members(text: str, pos: int) -> tuple[list[tuple[str, int, int]], int]:
@@ -126,12 +119,16 @@ def _members(text: str, pos: int) -> tuple[list[tuple[str, int, int]], int]:
         pos = _skip_space(text, key.end())
         if text[pos : pos + 1] != ":":
             raise _Broken
-        start = _skip_space(text, pos + 1)
-        end = _value_end(text, start)
         try:
             name = json.loads(key.group())
         except ValueError:  # an invalid escape in the key
             raise _Broken from None
+        start = _skip_space(text, pos + 1)
+        try:
+            end = _value_end(text, start, name)
+        except _TooDeep as deep:
+            deep.before = found
+            raise
         found.append((name, start, end))
         pos = _skip_space(text, end)
         if text[pos : pos + 1] == ",":
@@ -159,6 +156,29 @@ def _small(text: str, start: int, end: int) -> object:
         return None
 
 
+def _id_of(text: str, members: list[tuple[str, int, int]]) -> RequestId:
+    """The request's id when it is among ``members`` and is a string or an integer Python reads."""
+    for key, start, stop in members:
+        if key == "id":
+            value = _small(text, start, stop)
+            if isinstance(value, (str, int)) and not isinstance(value, bool):
+                return value
+    return None
+
+
+def _deepest(text: str, deep: _TooDeep) -> str:
+    """Which member is nested too deeply: ``params.arguments`` rather than ``params`` where it can tell."""
+    where = deep.member
+    if where == "params":
+        try:
+            _members(text, deep.start)
+        except _TooDeep as inner:
+            where = f"params.{inner.member}"
+        except _Broken:
+            pass
+    return f"'{where}' is nested too deeply to read"
+
+
 def read_frame(text: str) -> Frame | Refusal | None:
     """The frame to hand the SDK, a refusal to answer, or None for a blank line."""
     pos = _skip_space(text, 0)
@@ -170,14 +190,12 @@ def read_frame(text: str) -> Frame | Refusal | None:
         members, end = _members(text, pos)
     except _Broken:
         return Refusal(None, PARSE_ERROR, "Parse error: the frame is not one JSON object.")
+    except _TooDeep as deep:
+        return Refusal(_id_of(text, deep.before), INVALID_REQUEST, f"Invalid Request: {_deepest(text, deep)}.")
     if _skip_space(text, end) != len(text):
         return Refusal(None, PARSE_ERROR, "Parse error: the frame holds more than one JSON value.")
     table = {key: (start, stop) for key, start, stop in members}
-    request_id: RequestId = None
-    if "id" in table:
-        value = _small(text, *table["id"])
-        if isinstance(value, (str, int)) and not isinstance(value, bool):
-            request_id = value
+    request_id = _id_of(text, members)
     repeated = _repeated(members)
     if repeated is not None:
         return Refusal(

@@ -90,7 +90,8 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
-            if self.cycle is not None and not self.cycle.response_complete:
+            cycle: Any = self.cycle  # None until the first request head is complete
+            if cycle is not None and not cycle.response_complete:
                 self._stop_waiting()
 
         def on_response_complete(self) -> None:
@@ -144,7 +145,7 @@ def screened_app(app: ASGIApp, path: str, limits: Limits) -> ASGIApp:
         chunks: list[bytes] = []
         size = 0
         try:
-            async with asyncio.timeout(limits.body_timeout) if hasattr(asyncio, "timeout") else _deadline(limits):
+            async with _deadline(limits):
                 while True:
                     message = await receive()
                     if message["type"] == "http.disconnect":
@@ -182,7 +183,8 @@ def screened_app(app: ASGIApp, path: str, limits: Limits) -> ASGIApp:
 
 
 class _deadline:
-    """``asyncio.timeout`` for Python 3.10, which lacks it (a timer that cancels the task)."""
+    """The body timeout: a timer that cancels the task, raising ``TimeoutError`` (``asyncio.timeout``
+    is not in Python 3.10)."""
 
     def __init__(self, limits: Limits) -> None:
         self._seconds = limits.body_timeout

@@ -13,9 +13,9 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any
+from collections.abc import AsyncGenerator, Callable
+from contextlib import AbstractAsyncContextManager, AbstractContextManager, AsyncExitStack, asynccontextmanager
+from typing import cast
 
 __all__ = ["ServicesError", "held"]
 
@@ -24,7 +24,7 @@ class ServicesError(Exception):
     """The services given cannot be made: the message names them and the fix."""
 
 
-def _takes_no_arguments(factory: Any) -> bool:
+def _takes_no_arguments(factory: Callable[..., object]) -> bool:
     try:
         signature = inspect.signature(factory)
     except (TypeError, ValueError):  # a builtin without a signature: try the call
@@ -34,26 +34,31 @@ def _takes_no_arguments(factory: Any) -> bool:
     )
 
 
+async def _made(services: object, named: str) -> object:
+    """``services`` called once when it is a class or a factory (and awaited if that gives an awaitable)."""
+    manager = hasattr(services, "__aenter__") or hasattr(services, "__enter__")
+    if not callable(services) or (manager and not isinstance(services, type)):
+        return services
+    if not _takes_no_arguments(services):
+        raise ServicesError(
+            f"{named}: a services factory is called with no arguments, and "
+            f"{getattr(services, '__qualname__', type(services).__name__)} needs some; "
+            "give it defaults, or pass the object itself"
+        )
+    made: object = services()
+    if inspect.isawaitable(made):
+        made = await made
+    return made
+
+
 @asynccontextmanager
-async def held(services: Any, *, named: str = "services") -> AsyncIterator[Any]:
+async def held(services: object, *, named: str = "services") -> AsyncGenerator[object]:
     """Make and enter ``services`` (see the module's table); yields what the tools receive."""
     async with AsyncExitStack() as stack:
-        value = services
-        manager = hasattr(value, "__aenter__") or hasattr(value, "__enter__")
-        if callable(value) and (isinstance(value, type) or not manager):
-            if not _takes_no_arguments(value):
-                raise ServicesError(
-                    f"{named}: a services factory is called with no arguments, and "
-                    f"{getattr(value, '__qualname__', type(value).__name__)} needs some; "
-                    "give it defaults, or pass the object itself"
-                )
-            value = value()
-            if inspect.isawaitable(value):
-                value = await value
+        value = await _made(services, named)
+        entered: object = None
         if hasattr(value, "__aenter__"):
-            entered = await stack.enter_async_context(value)
-            value = value if entered is None else entered
+            entered = await stack.enter_async_context(cast("AbstractAsyncContextManager[object]", value))
         elif hasattr(value, "__enter__"):
-            entered = stack.enter_context(value)
-            value = value if entered is None else entered
-        yield value
+            entered = stack.enter_context(cast("AbstractContextManager[object]", value))
+        yield value if entered is None else entered
