@@ -354,3 +354,42 @@ def test_the_approve_callback_decides_each_call(approver: Any, answer: tuple[boo
 
     _bounded(scenario)
     assert seen == [("remove", {"path": "x.txt"})]
+
+
+NEEDS_ARGUMENTS = DUPLICATE + """
+
+def make_db(url: str) -> object:
+    return url
+"""
+
+
+def test_a_services_factory_that_needs_arguments_exits_1(tmp_path: Path) -> None:
+    (tmp_path / "tools.py").write_text(NEEDS_ARGUMENTS)
+    done = subprocess.run(
+        [sys.executable, "-m", "onellm_runtime", "serve-mcp", "--services", "tools:make_db", "tools.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=BOUND,
+        stdin=subprocess.DEVNULL,
+    )
+    assert (done.returncode, done.stderr) == (
+        1,
+        "onellm: error: services: a services factory is called with no arguments, and make_db needs some; "
+        "give it defaults, or pass the object itself\n",
+    )
+
+
+def test_the_session_in_docs_mcp_is_a_real_run() -> None:
+    """docs/mcp.md shows the output of examples/mcp_server.py (the real serve-mcp over stdio)."""
+    shown = re.search(
+        r"<!-- session: examples/mcp_server.py -->\n\n```text\n(.*?)\n```\n",
+        (ROOT / "docs" / "mcp.md").read_text(),
+        re.S,
+    )
+    assert shown is not None
+    done = subprocess.run(
+        [sys.executable, "examples/mcp_server.py"], cwd=ROOT, capture_output=True, text=True, timeout=BOUND, check=True
+    )
+    assert done.stdout.rstrip() == shown.group(1)
+    assert done.stderr.splitlines() == ["reports opened", "reports closed"]
