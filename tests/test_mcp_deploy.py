@@ -356,11 +356,14 @@ def test_the_approve_callback_decides_each_call(approver: Any, answer: tuple[boo
     assert seen == [("remove", {"path": "x.txt"})]
 
 
-NEEDS_ARGUMENTS = DUPLICATE + """
+NEEDS_ARGUMENTS = (
+    DUPLICATE
+    + """
 
 def make_db(url: str) -> object:
     return url
 """
+)
 
 
 def test_a_services_factory_that_needs_arguments_exits_1(tmp_path: Path) -> None:
