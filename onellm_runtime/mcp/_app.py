@@ -53,12 +53,19 @@ class _Notifier:
         self._loop = asyncio.get_running_loop()
         self._queue: asyncio.Queue[ToolEvent | None] = asyncio.Queue()
         self._task = asyncio.ensure_future(self._send_all())
+        self._closed = False
 
     def __call__(self, event: ToolEvent) -> None:
+        if self._closed:  # the call has answered: a background job's later events have no request to go to
+            return
         try:
-            self._loop.call_soon_threadsafe(self._queue.put_nowait, event)
+            self._loop.call_soon_threadsafe(self._put, event)
         except RuntimeError:  # the loop is closed: the call is long over
             pass
+
+    def _put(self, event: ToolEvent) -> None:
+        if not self._closed:
+            self._queue.put_nowait(event)
 
     async def _send_all(self) -> None:
         while True:
@@ -88,9 +95,11 @@ class _Notifier:
         """Send every event reported so far, then stop."""
         await asyncio.sleep(0)  # events handed over from worker threads land first
         self._queue.put_nowait(None)
+        self._closed = True
         await self._task
 
     def cancel(self) -> None:
+        self._closed = True
         self._task.cancel()
 
 

@@ -6,8 +6,8 @@ or idle after a response) or *busy* (a request is being served, an SSE stream in
 | Bound | Rule |
 |---|---|
 | connections | at most ``max_connections`` open (and never more than half the process's open-file limit); over it, the connection that has waited longest is closed, the new one itself only when every other is busy. The listen backlog, which is also how many connections are accepted in one go before they are counted, is a quarter of that limit (at most 256), so a burst of connections cannot exhaust the open files either |
-| header timeout | a waiting connection must complete a request head within ``header_timeout`` seconds, else it is closed (a client sending half a header is cut off) |
-| idle timeout | a waiting connection that sends nothing is closed after ``idle_timeout`` seconds (uvicorn's keep-alive timeout) |
+| header timeout | a new connection, and a kept-alive one from the first byte of its next request, must complete a request head within ``header_timeout`` seconds, else it is closed (a client sending half a header is cut off) |
+| idle timeout | after a response, a connection that sends nothing is closed after ``idle_timeout`` seconds |
 | body | a POST body must arrive within ``body_timeout`` seconds and is at most the SDK's body limit; it is screened like a stdio line (``_transport.screen``) before the SDK reads it |
 
 So a client sending half a header on a thousand connections holds at most
@@ -79,11 +79,13 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
 
     class Guarded(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
+        #: Waiting after a response, no byte of the next request yet: the idle timeout runs, not the header's.
+        _idle = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             limits.open.add(self)
-            self._wait()
+            self._wait(limits.header_timeout)
             if len(limits.open) > limits.max_connections:
                 oldest = next(iter(limits.waiting), self)
                 oldest._close()
@@ -93,21 +95,25 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
             cycle: Any = self.cycle  # None until the first request head is complete
             if cycle is not None and not cycle.response_complete:
                 self._stop_waiting()
+            elif self._idle and self in limits.waiting:  # the next request began: its head has the header timeout
+                self._wait(limits.header_timeout)
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if not self.transport.is_closing():
-                self._wait()
+                self._wait(limits.idle_timeout, idle=True)
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_waiting()
             limits.open.discard(self)
             super().connection_lost(exc)
 
-        def _wait(self) -> None:
+        def _wait(self, seconds: float, *, idle: bool = False) -> None:
+            """Wait (again) for a request head, closing the connection after ``seconds``."""
             self._stop_waiting()
+            self._idle = idle
             limits.waiting[self] = None
-            self._deadline = self.loop.call_later(limits.header_timeout, self._expire)
+            self._deadline = self.loop.call_later(seconds, self._expire)
 
         def _stop_waiting(self) -> None:
             limits.waiting.pop(self, None)
