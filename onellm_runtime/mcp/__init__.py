@@ -25,7 +25,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Generator, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ._app import server
@@ -72,43 +72,6 @@ async def _serving(
             await runner.aclose()
 
 
-class _ScreenedLines:
-    """Standard input as the SDK's stdio transport reads it: each line screened first.
-
-    A line the SDK could not answer (``_transport.screen``) is answered here, on the
-    transport's own write stream, and not handed on.
-    """
-
-    def __init__(self) -> None:
-        import anyio
-
-        self._ready = anyio.Event()
-        self._answers: Any = None
-
-    def answer_on(self, write: Any) -> None:
-        self._answers = write
-        self._ready.set()
-
-    def __aiter__(self) -> AsyncIterator[str]:
-        return self._lines()
-
-    async def _lines(self) -> AsyncIterator[str]:
-        import anyio
-        from mcp.shared.message import SessionMessage
-        from mcp_types import JSONRPCError
-
-        from ._frames import Refusal
-        from ._transport import screen
-
-        await self._ready.wait()
-        async for line in anyio.wrap_file(sys.stdin.buffer):
-            frame = screen(line)
-            if isinstance(frame, Refusal):
-                await self._answers.send(SessionMessage(JSONRPCError.model_validate(frame.answer())))
-            elif frame is not None:
-                yield frame
-
-
 async def serve_stdio(
     tools: Tools,
     *,
@@ -122,7 +85,9 @@ async def serve_stdio(
     async with _serving(tools, services, invoker, {"approve": approve, "name": name, "version": version}) as app:
         from mcp.server.stdio import stdio_server
 
-        lines = _ScreenedLines()
+        from ._transport import ScreenedLines
+
+        lines = ScreenedLines()
         async with stdio_server(stdin=cast(Any, lines)) as (read, write):
             lines.answer_on(write)
             await app.run(read, write, app.create_initialization_options())

@@ -6,10 +6,10 @@ as a whole, so its request gets no answer at all. The binder's guarantees (a dup
 refused at its path, depth and big integers refused as argument errors) need the
 arguments as the client wrote them. So every frame is first read here:
 
-- the envelope's members (and, for ``tools/call``, those of ``params``) are found with a
-  scan that never builds nested values: strings are skipped by one regular expression and
-  brackets are counted in runs, so the cost is linear in the frame and independent of its
-  depth;
+- the envelope's members (and, for ``tools/call``, those of ``params``) are found with
+  ``json``'s C scanner, numbers kept as their text: the cost is that of ``json.loads`` on the
+  frame, an integer of any length reads, and a value nested past the interpreter's depth
+  limit stops the scan at once (that request is refused, naming the member);
 - a member given twice in the envelope or in ``params`` is refused (``Invalid Request``);
 - the ``arguments`` of a ``tools/call`` are replaced by ``{RAW_KEY: "<their text>"}``: the
   SDK then parses a string, and the server hands that text, unchanged, to the binder;
@@ -27,7 +27,7 @@ import json.scanner
 import re
 from dataclasses import dataclass
 
-__all__ = ["PARSE_ERROR", "INVALID_REQUEST", "RAW_KEY", "Frame", "Refusal", "read_frame", "refusal_frame"]
+__all__ = ["PARSE_ERROR", "INVALID_REQUEST", "RAW_KEY", "Frame", "Refusal", "read_frame"]
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -65,11 +65,6 @@ class Frame:
     text: str
     id: RequestId = None
     is_request: bool = False
-
-
-def refusal_frame(refusal: Refusal) -> str:
-    """The error answer as one line of JSON."""
-    return json.dumps(refusal.answer(), separators=(",", ":"))
 
 
 class _Broken(Exception):
