@@ -396,3 +396,25 @@ def test_the_session_in_docs_mcp_is_a_real_run() -> None:
     )
     assert done.stdout.rstrip() == shown.group(1)
     assert done.stderr.splitlines() == ["reports opened", "reports closed"]
+
+
+def test_sigterm_stops_a_stdio_server_and_its_services_exit(tmp_path: Path) -> None:
+    log = tmp_path / "services.log"
+    process = subprocess.Popen(
+        _server_command("mcp_deploy_tools:lifetime"),
+        cwd=ROOT,
+        env={**os.environ, "ONELLM_TEST_SERVICES_LOG": str(log)},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        for _ in range(int(BOUND / 0.05)):  # the services are entered once the server has started
+            if log.exists() and log.read_text():
+                break
+            asyncio.run(asyncio.sleep(0.05))
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(BOUND) == 0
+    finally:
+        process.kill()
+    assert log.read_text().splitlines() == ["async entered", "async exited"]

@@ -8,7 +8,9 @@ answer here, with the request's id, because the SDK cannot answer a frame it cou
 
 from __future__ import annotations
 
-import sys
+import asyncio
+import os
+import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -38,6 +40,38 @@ def screen(raw: bytes | str) -> str | Refusal | None:
     return read.text
 
 
+def _read_lines(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue[bytes]) -> None:
+    """Standard input's lines into ``lines``, then ``b""`` at its end; waits while the queue is full.
+
+    A daemon thread of its own, reading the descriptor with ``os.read``: a read blocked on a
+    silent client must not keep the process (or a cancelled server) from ending, as a worker
+    thread that is joined at exit would, and must hold no lock of ``sys.stdin``'s buffer, which
+    the interpreter takes at exit.
+    """
+
+    def put(line: bytes) -> bool:
+        try:
+            asyncio.run_coroutine_threadsafe(lines.put(line), loop).result()
+        except RuntimeError:  # the loop has closed: nobody reads any more
+            return False
+        return True
+
+    partial: list[bytes] = []  # the pieces of a line not ended yet: joined once, when it ends
+    while chunk := os.read(0, 1 << 16):
+        start = 0
+        while (end := chunk.find(b"\n", start)) != -1:
+            partial.append(chunk[start:end])
+            line, partial = b"".join(partial), []
+            if line and not put(line):
+                return
+            start = end + 1
+        if start < len(chunk):
+            partial.append(chunk[start:])
+    if partial:
+        put(b"".join(partial))
+    put(b"")
+
+
 class ScreenedLines:
     """Standard input as the SDK's stdio transport reads it: each line screened first.
 
@@ -59,12 +93,16 @@ class ScreenedLines:
         return self._lines()
 
     async def _lines(self) -> AsyncIterator[str]:
-        import anyio
         from mcp.shared.message import SessionMessage
         from mcp_types import JSONRPCError
 
         await self._ready.wait()
-        async for line in anyio.wrap_file(sys.stdin.buffer):
+        lines: asyncio.Queue[bytes] = asyncio.Queue(maxsize=16)
+        reader = threading.Thread(
+            target=_read_lines, args=(asyncio.get_running_loop(), lines), name="onellm-mcp-stdin", daemon=True
+        )
+        reader.start()
+        while line := await lines.get():
             frame = screen(line)
             if isinstance(frame, Refusal):
                 await self._answers.send(SessionMessage(JSONRPCError.model_validate(frame.answer())))
