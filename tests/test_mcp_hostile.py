@@ -292,6 +292,17 @@ def test_http_keeps_the_binders_guarantees() -> None:
 HALF_HEAD = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl"
 
 
+def _closed_by_server(connection: socket.socket) -> bool:
+    """Whether the server has closed (or reset) this connection; never waits."""
+    connection.setblocking(False)
+    try:
+        return connection.recv(1) == b""
+    except BlockingIOError:  # open, nothing to read
+        return False
+    except ConnectionResetError:
+        return True
+
+
 def test_half_open_connections_do_not_lock_out_a_normal_client() -> None:
     """300 half-sent heads against a server with 256 open files: without bounds it stops accepting."""
     with _http_server(open_files=256) as port:
@@ -309,14 +320,8 @@ def test_half_open_connections_do_not_lock_out_a_normal_client() -> None:
 
         try:
             asyncio.run(normal_client())
-            closed = 0
-            for connection in held:
-                connection.setblocking(False)
-                try:
-                    closed += connection.recv(1) == b""
-                except (BlockingIOError, ConnectionResetError):
-                    closed += not isinstance(sys.exc_info()[1], BlockingIOError)
-            assert closed >= 300 - 128  # the server kept at most half its open files as connections
+            still_open = sum(not _closed_by_server(connection) for connection in held)
+            assert still_open <= 100  # the default connection limit (below half of the 256 open files)
         finally:
             for connection in held:
                 connection.close()
