@@ -418,3 +418,44 @@ def test_sigterm_stops_a_stdio_server_and_its_services_exit(tmp_path: Path) -> N
     finally:
         process.kill()
     assert log.read_text().splitlines() == ["async entered", "async exited"]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_an_approval_counts_only_for_the_arguments_asked_about(transport: str, tmp_path: Path) -> None:
+    """Protocol 2026-07-28 on: the answer rides on the retried call, bound to the question's tool and arguments."""
+    from mcp_types import CallToolResult, InputRequiredResult
+
+    accept = {"onellm/approval": ElicitResult(action="accept")}
+
+    async def elicit(context: Any, params: ElicitRequestParams) -> ElicitResult | ErrorData:
+        return ElicitResult(action="decline")  # never reached: the test answers the questions itself
+
+    async def scenario() -> None:
+        async with _client(
+            transport, "mcp_deploy_tools:make_deps", tmp_path / "log", elicitation_callback=elicit
+        ) as client:
+            session = client.session
+            asked = await session.call_tool("remove", {"path": "a.txt"}, allow_input_required=True)
+            assert isinstance(asked, InputRequiredResult) and asked.request_state is not None
+            assert list(asked.input_requests or {}) == ["onellm/approval"]
+            # the answer to "a.txt" sent with other arguments: asked again, nothing runs
+            swapped = await session.call_tool(
+                "remove",
+                {"path": "b.txt"},
+                input_responses=accept,  # type: ignore[arg-type]
+                request_state=asked.request_state,
+                allow_input_required=True,
+            )
+            assert isinstance(swapped, InputRequiredResult) and swapped.request_state != asked.request_state
+            assert (await client.call_tool("removed", {})).structured_content == {"result": []}
+            # the answer with the arguments it was asked about: the call runs
+            answered = await session.call_tool(
+                "remove",
+                {"path": "a.txt"},
+                input_responses=accept,  # type: ignore[arg-type]
+                request_state=asked.request_state,
+                allow_input_required=True,
+            )
+            assert isinstance(answered, CallToolResult) and _text(answered) == (False, "removed a.txt")
+
+    _bounded(scenario)
