@@ -37,6 +37,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: The SDK's own limit on a request body (``mcp.server.transport_security``), in bytes.
 BODY_LIMIT = 4 * 1024 * 1024
 
+#: A body longer than this is screened in a thread: between the scan's C calls the loop runs.
+SCREEN_OFF_LOOP_BYTES = 64 * 1024
+
 
 def _open_file_limit() -> int | None:
     """The process's soft limit on open files (None where there is none, or no ``resource``)."""
@@ -167,11 +170,15 @@ def screened_app(app: ASGIApp, path: str, limits: Limits) -> ASGIApp:
         except TimeoutError:
             await _answer(send, 408, {"error": f"the body did not arrive within {limits.body_timeout:g} s"})
             return
-        frame = screen(b"".join(chunks))
+        body = b"".join(chunks)
+        if len(body) > SCREEN_OFF_LOOP_BYTES:
+            frame = await asyncio.get_running_loop().run_in_executor(None, screen, body)
+        else:
+            frame = screen(body)
         if isinstance(frame, Refusal):
             await _answer(send, 400, frame.answer())
             return
-        body = (frame or "").encode()
+        body = (frame or "").encode()  # the rewritten frame
         headers = [(k, v) for k, v in scope["headers"] if k != b"content-length"]
         headers.append((b"content-length", str(len(body)).encode()))
         delivered = False

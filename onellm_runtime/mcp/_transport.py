@@ -12,7 +12,7 @@ import asyncio
 import os
 import threading
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 from ._frames import INVALID_REQUEST, PARSE_ERROR, Refusal, read_frame
 
@@ -40,21 +40,31 @@ def screen(raw: bytes | str) -> str | Refusal | None:
     return read.text
 
 
-def _read_lines(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue[bytes]) -> None:
-    """Standard input's lines into ``lines``, then ``b""`` at its end; waits while the queue is full.
+#: What the reader thread hands the event loop for each line: the frame for the SDK or the error
+#: to answer (a blank line is skipped); ``_END`` when standard input has ended.
+_END = object()
+
+
+def _read_lines(loop: asyncio.AbstractEventLoop, screened: asyncio.Queue[object]) -> None:
+    """Standard input's lines, each screened, into ``screened``; ``_END`` at its end. Waits while the queue is full.
 
     A daemon thread of its own, reading the descriptor with ``os.read``: a read blocked on a
     silent client must not keep the process (or a cancelled server) from ending, as a worker
     thread that is joined at exit would, and must hold no lock of ``sys.stdin``'s buffer, which
-    the interpreter takes at exit.
+    the interpreter takes at exit. Screening here, not on the loop, leaves the loop free between
+    the scan's C calls while a large frame is read.
     """
 
-    def put(line: bytes) -> bool:
+    def put(item: object) -> bool:
         try:
-            asyncio.run_coroutine_threadsafe(lines.put(line), loop).result()
+            asyncio.run_coroutine_threadsafe(screened.put(item), loop).result()
         except RuntimeError:  # the loop has closed: nobody reads any more
             return False
         return True
+
+    def put_line(line: bytes) -> bool:
+        frame = screen(line)
+        return frame is None or put(frame)
 
     partial: list[bytes] = []  # the pieces of a line not ended yet: joined once, when it ends
     while chunk := os.read(0, 1 << 16):
@@ -62,14 +72,14 @@ def _read_lines(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue[bytes]) ->
         while (end := chunk.find(b"\n", start)) != -1:
             partial.append(chunk[start:end])
             line, partial = b"".join(partial), []
-            if line and not put(line):
+            if not put_line(line):
                 return
             start = end + 1
         if start < len(chunk):
             partial.append(chunk[start:])
     if partial:
-        put(b"".join(partial))
-    put(b"")
+        put_line(b"".join(partial))
+    put(_END)
 
 
 class ScreenedLines:
@@ -97,14 +107,13 @@ class ScreenedLines:
         from mcp_types import JSONRPCError
 
         await self._ready.wait()
-        lines: asyncio.Queue[bytes] = asyncio.Queue(maxsize=16)
+        screened: asyncio.Queue[object] = asyncio.Queue(maxsize=16)
         reader = threading.Thread(
-            target=_read_lines, args=(asyncio.get_running_loop(), lines), name="onellm-mcp-stdin", daemon=True
+            target=_read_lines, args=(asyncio.get_running_loop(), screened), name="onellm-mcp-stdin", daemon=True
         )
         reader.start()
-        while line := await lines.get():
-            frame = screen(line)
+        while (frame := await screened.get()) is not _END:
             if isinstance(frame, Refusal):
                 await self._answers.send(SessionMessage(JSONRPCError.model_validate(frame.answer())))
-            elif frame is not None:
-                yield frame
+            else:
+                yield cast(str, frame)
