@@ -327,7 +327,7 @@ def test_half_open_connections_do_not_lock_out_a_normal_client() -> None:
                 connection.close()
 
 
-HEADER_TIMEOUT_SERVER = f"""
+SHORT_TIMEOUTS_SERVER = f"""
 import asyncio, sys
 sys.path.insert(0, {str(TOOLS_FILE.parent)!r})
 import mcp_tools
@@ -335,7 +335,9 @@ from onellm_runtime.mcp import serve_http
 
 async def main():
     started, ports = asyncio.Event(), []
-    serving = asyncio.ensure_future(serve_http([mcp_tools.add], port=0, header_timeout=0.5, started=started, ports=ports))
+    serving = asyncio.ensure_future(
+        serve_http([mcp_tools.add], port=0, header_timeout=0.5, body_timeout=0.5, started=started, ports=ports)
+    )
     await started.wait()
     print(f"http://127.0.0.1:{{ports[0]}}/mcp", file=sys.stderr, flush=True)
     await serving
@@ -345,7 +347,7 @@ asyncio.run(main())
 
 
 def test_a_connection_that_never_completes_its_head_is_closed() -> None:
-    with _http_server(script=HEADER_TIMEOUT_SERVER) as port:
+    with _http_server(script=SHORT_TIMEOUTS_SERVER) as port:
         with socket.create_connection(("127.0.0.1", port), timeout=BOUND) as connection:
             connection.sendall(HALF_HEAD)
             began = time.monotonic()
@@ -353,6 +355,28 @@ def test_a_connection_that_never_completes_its_head_is_closed() -> None:
             assert time.monotonic() - began < BOUND
         with socket.create_connection(("127.0.0.1", port), timeout=BOUND) as connection:
             assert connection.recv(1) == b""  # one that sends nothing at all, too
+
+
+def _raw_response(port: int, request: bytes) -> bytes:
+    """Send ``request`` as it is and read the response until the server closes or ``BOUND`` passes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=BOUND) as connection:
+        connection.sendall(request)
+        received = b""
+        while chunk := connection.recv(1 << 16):
+            received += chunk
+            if b"\r\n\r\n" in received and received.endswith(b"}"):
+                break
+        return received
+
+
+def test_a_body_that_does_not_arrive_in_time_or_is_too_long_is_refused() -> None:
+    head = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    with _http_server(script=SHORT_TIMEOUTS_SERVER) as port:
+        slow = _raw_response(port, head + b"Content-Length: 100\r\n\r\n{")
+        assert slow.startswith(b"HTTP/1.1 408 ") and slow.endswith(b'{"error":"the body did not arrive within 0.5 s"}')
+        big = b"[" + b"0," * (2 * 1024 * 1024) + b"0]"
+        large = _raw_response(port, head + f"Content-Length: {len(big)}\r\n\r\n".encode() + big)
+        assert large.startswith(b"HTTP/1.1 413 ") and large.endswith(b'{"error":"the body is over 4194304 bytes"}')
 
 
 def test_a_limit_below_the_open_files_is_kept() -> None:
