@@ -336,7 +336,7 @@ from onellm_runtime.mcp import serve_http
 async def main():
     started, ports = asyncio.Event(), []
     serving = asyncio.ensure_future(
-        serve_http([mcp_tools.add], port=0, header_timeout=0.5, body_timeout=0.5, started=started, ports=ports)
+        serve_http([mcp_tools.add], port=0, header_timeout=0.5, body_timeout=0.5, idle_timeout=0.5, started=started, ports=ports)
     )
     await started.wait()
     print(f"http://127.0.0.1:{{ports[0]}}/mcp", file=sys.stderr, flush=True)
@@ -346,7 +346,7 @@ asyncio.run(main())
 """
 
 
-def test_a_connection_that_never_completes_its_head_is_closed() -> None:
+def test_a_connection_that_never_completes_its_head_or_idles_is_closed() -> None:
     with _http_server(script=SHORT_TIMEOUTS_SERVER) as port:
         with socket.create_connection(("127.0.0.1", port), timeout=BOUND) as connection:
             connection.sendall(HALF_HEAD)
@@ -355,6 +355,12 @@ def test_a_connection_that_never_completes_its_head_is_closed() -> None:
             assert time.monotonic() - began < BOUND
         with socket.create_connection(("127.0.0.1", port), timeout=BOUND) as connection:
             assert connection.recv(1) == b""  # one that sends nothing at all, too
+        with socket.create_connection(("127.0.0.1", port), timeout=BOUND) as connection:
+            connection.sendall(b"GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            answered = b""
+            while chunk := connection.recv(1 << 16):  # the answer, then the close once it has idled
+                answered += chunk
+            assert answered.startswith(b"HTTP/1.1 404 ")
 
 
 def _raw_response(port: int, request: bytes) -> bytes:
