@@ -21,7 +21,11 @@ binding a valid 50 MB ``bytes`` argument, with the former regex check as a refer
 Then one provider reply holding 1,000 and 16,000 calls of a plain ``def`` tool, through
 ``dispatch``: its CPU time (the worker threads' included) and the loop's longest stall, each
 beside ``json.loads`` of the same reply (the floor: reading the reply at all).
-The last line is the worst ratio of bind CPU time to ``json.loads`` CPU time.
+Then the MCP server: each document read as a ``tools/call`` frame the way the server reads it
+before the SDK (against ``json.loads`` of the frame), and a normal client's ``initialize``
+latency against ``onellm serve-mcp --http`` alone and beside 1,100 connections that each sent
+half a request head (a ratio). The last line is the worst ratio of bind CPU time to
+``json.loads`` CPU time.
 
     python benchmarks/hostile.py [--repeat 3] [--smoke] [--skip-mypy]
 
@@ -452,6 +456,102 @@ def measure_enum_under_mypy(n: int) -> None:
     )
 
 
+# --- the MCP server --------------------------------------------------------------------------------
+
+
+def _frame(doc: str) -> str:
+    return '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":' + doc + "}}"
+
+
+def measure_mcp_frames(sizes: list[int], repeat: int) -> None:
+    """Reading each hostile document as a ``tools/call`` frame, as the server does before the SDK
+    (``onellm_runtime.mcp._transport.screen``: the scan, and the SDK's parse of the rewritten frame),
+    against ``json.loads`` of the same frame."""
+    from onellm_runtime.mcp._transport import screen
+
+    screen(_frame("{}"))  # the SDK's message types are loaded on first use: not a cost of any frame
+    print(f"{'frame':<26} {'size':>8} {'screen CPU':>11} {'json.loads':>11} {'ratio':>7} {'MB/MB in':>9}")
+    worst = (0.0, "")
+    worst_memory = (0.0, "")
+    for name, (_, make) in SHAPES.items():
+        for size in sizes:
+            frame = _frame(make(size))
+            cost = _cpu(lambda: screen(frame), repeat)
+            floor = _cpu(lambda: json.loads(frame), repeat)
+            ratio = cost / floor if floor > 0 else float("inf")
+            per_mb = _peak(lambda: screen(frame)) / len(frame)
+            label = f"{name} {_size_text(size)}"
+            worst = max(worst, (ratio, label))
+            worst_memory = max(worst_memory, (per_mb, label))
+            print(
+                f"frame {name:<20} {_size_text(len(frame)):>8} {cost * 1e3:>9.2f}ms {floor * 1e3:>9.2f}ms "
+                f"{ratio:>6.1f}x {per_mb:>9.1f}"
+            )
+    print(
+        f"TARGET frame screening <= 20x json.loads: worst {worst[0]:.1f}x ({worst[1]}) {'met' if worst[0] <= 20 else 'MISSED'}"
+    )
+    print(
+        f"TARGET frame screening peak memory <= 50 MB per MB of input: worst {worst_memory[0]:.1f} ({worst_memory[1]}) "
+        f"{'met' if worst_memory[0] <= 50 else 'MISSED'}"
+    )
+
+
+def _initialize_seconds(url: str, repeat: int) -> float:
+    """The median time a normal client takes to connect and finish ``initialize`` (s)."""
+    from mcp import Client
+
+    async def once() -> float:
+        start = time.perf_counter()
+        async with asyncio.timeout(60), Client(url, mode="legacy"):
+            return time.perf_counter() - start
+
+    return statistics.median(asyncio.run(once()) for _ in range(repeat))
+
+
+def measure_mcp_half_open(half_open: int, repeat: int) -> None:
+    """A normal client's ``initialize`` latency against ``onellm serve-mcp --http`` alone, and with
+    ``half_open`` connections each holding half a request head (the server's open-file limit is the
+    machine's default; the half-open connections are opened first and held during the measurement)."""
+    import socket
+
+    if sys.platform != "win32":
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = min(hard, half_open + 256)
+        if soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    tools = ROOT / "tests" / "mcp_tools.py"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "onellm_runtime", "serve-mcp", "--http", "0", str(tools)],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    held: list[socket.socket] = []
+    try:
+        assert server.stderr is not None
+        found = re.search(r"(http://127\.0\.0\.1:(\d+)/mcp)", server.stderr.readline())
+        assert found is not None, "the server did not say where it listens"
+        url, port = found.group(1), int(found.group(2))
+        alone = _initialize_seconds(url, repeat)
+        for _ in range(half_open):
+            connection = socket.create_connection(("127.0.0.1", port), timeout=60)
+            connection.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl")
+            held.append(connection)
+        crowded = _initialize_seconds(url, repeat)
+    finally:
+        for connection in held:
+            connection.close()
+        server.kill()
+        server.wait(60)
+    print(
+        f"initialize, median of {repeat}: {alone * 1e3:.1f} ms alone, {crowded * 1e3:.1f} ms beside "
+        f"{half_open:,} half-open connections ({crowded / alone:.2f}x)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds: checks that every part runs")
@@ -475,6 +575,10 @@ def main() -> None:
     measure_literal(200 if args.smoke else 20_000)
     if not args.skip_mypy:
         measure_enum_under_mypy(100 if args.smoke else 10_000)
+    print()
+    print("4. The MCP server")
+    measure_mcp_frames(sizes, repeat)
+    measure_mcp_half_open(50 if args.smoke else 1_100, 1 if args.smoke else 5)
     print()
     print(f"worst ratio of bind CPU time to json.loads CPU time: {worst:.1f}x")
 

@@ -6,6 +6,7 @@ import threading
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Generic, Literal, Protocol, cast
 
 from typing_extensions import TypeVar
@@ -14,6 +15,9 @@ __all__ = ["Clock", "CostLine", "CancellationToken", "LogLevel", "ToolCancelledE
 
 #: The services a context carries: the caller's type, or the untyped mapping by default.
 Deps = TypeVar("Deps", default=Mapping[str, Any])
+
+#: The argument document of a call as the invoker received it (``ToolContext.arguments``).
+ArgumentDocument = str | bytes | Mapping[str, object]
 
 #: The levels of ``ToolContext.log`` (MCP's logging levels, the common ones).
 LogLevel = Literal["debug", "info", "warning", "error"]
@@ -130,6 +134,21 @@ class ToolContext(Generic[Deps]):
         self.costs: list[CostLine] = []
         self._lock = threading.Lock()
         self._listeners: list[Listener] = list(listeners)
+        self._arguments: ArgumentDocument | None = None
+
+    @property
+    def arguments(self) -> ArgumentDocument | None:
+        """The call's argument document exactly as the invoker received it, before binding.
+
+        The ``str`` or ``bytes`` of a raw document (an MCP call's arguments as the client
+        wrote them), or a read-only view of a ``Mapping``; None until the invoker runs a call
+        with this context. For tools that log or forward the raw call.
+        """
+        return self._arguments
+
+    def _receive(self, arguments: ArgumentDocument) -> None:
+        """Set by the invoker when a call with this context starts (``arguments`` has no setter)."""
+        self._arguments = arguments if isinstance(arguments, (str, bytes)) else MappingProxyType(arguments)
 
     def subscribe(self, listener: Listener) -> None:
         """Have ``listener`` receive this call's progress and log events from now on."""

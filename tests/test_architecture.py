@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("onellm_runtime", "onellm_mypy")
-FOLDERS = ("core", "front", "binding", "invoking", "providers", "locking", "cli")
+FOLDERS = ("core", "front", "binding", "invoking", "providers", "locking", "cli", "mcp")
 
 # The public modules at the top that hold plain definitions (markers, aliases, the context, results,
 # error texts, provider names): every part may read them, and they import only one another.
@@ -60,11 +60,11 @@ RULES = {
         _rule(R + "locking", {R + "core", R + "providers", *LEAVES}),
         # contract tests for a user's suite: refusal cases bound by the tool, a lock compared
         _rule(R + "testing", {R + "core", R + "binding", R + "locking", R + "tool", R + "toolset", *LEAVES}),
-        # the MCP server adapter; the `mcp` extra brings the SDK (mcp_types, uvicorn come with it)
+        # the MCP server adapter; the `mcp` extra brings the SDK (mcp_types, uvicorn, anyio come with it)
         _rule(
             R + "mcp",
             {"onellm_runtime", R + "invoking", R + "providers", R + "tool", R + "toolset", *LEAVES},
-            {"mcp", "mcp_types", "uvicorn"},
+            {"mcp", "mcp_types", "uvicorn", "anyio"},
         ),
         # `import onellm_runtime`: the public API, re-exported (not the adapters, the server or the commands)
         _rule("onellm_runtime", {R + "tool", R + "toolset", R + "binding", R + "invoking", *LEAVES}),
@@ -248,7 +248,7 @@ def test_the_two_front_ends_never_import_each_other() -> None:
         ("from .. import annotations as ann", "onellm_runtime.front.typing_front", "onellm_runtime.annotations"),
         ("from ..core.model import Param", "onellm_runtime.front.typing_front", "onellm_runtime.core.model"),
         ("from . import model", "onellm_runtime.core", "onellm_runtime.core.model"),
-        ("from . import __version__", "onellm_runtime.mcp", "onellm_runtime"),
+        ("from .. import __version__", "onellm_runtime.mcp._app", "onellm_runtime"),
         (
             "def f():\n    from ..providers._decode import D",
             "onellm_runtime.binding",

@@ -146,3 +146,62 @@ def test_static_side_reads_typed_contexts_and_media_parts(tmp_path: Any) -> None
         ("convert", ["amount"], {"type": "number"}),
         ("chart", [], None),
     ]
+
+
+# -- ToolContext.arguments: the document as the invoker received it, on every invoke path ------
+
+SEEN_ARGUMENTS: list[object] = []
+
+
+@tool
+def echo_raw(a: int, context: ToolContext) -> int:
+    SEEN_ARGUMENTS.append(context.arguments)
+    return a
+
+
+@tool(invocation_mode="model_choice")
+async def echo_raw_later(a: int, context: ToolContext) -> int:
+    SEEN_ARGUMENTS.append(context.arguments)
+    return a
+
+
+def _seen(call: Any) -> object:
+    SEEN_ARGUMENTS.clear()
+    run(call)
+    assert len(SEEN_ARGUMENTS) == 1
+    return SEEN_ARGUMENTS[0]
+
+
+def test_arguments_is_the_raw_document_on_every_invoke_path() -> None:
+    from types import MappingProxyType
+
+    from onellm_runtime.invoking.invoker import ToolCall
+    from onellm_runtime.providers import dispatch
+
+    raw = '{ "a" : 1 }'  # spacing kept as sent
+    assert _seen(lambda: ToolInvoker().invoke(echo_raw, raw)) == raw
+    assert _seen(lambda: ToolInvoker().invoke(echo_raw, b'{"a":2}')) == b'{"a":2}'
+    given = {"a": 3}
+    seen = _seen(lambda: ToolInvoker().invoke(echo_raw, given))
+    assert isinstance(seen, MappingProxyType) and seen == given
+    with pytest.raises(TypeError):
+        seen["a"] = 4  # type: ignore[index]
+    assert _seen(lambda: ToolInvoker().invoke_all([ToolCall(echo_raw, '{"a":4}', "c1")])) == '{"a":4}'
+    reply = {"output": [{"type": "function_call", "call_id": "c2", "name": "echo_raw", "arguments": '{"a": 5}'}]}
+    assert _seen(lambda: dispatch("openai", reply, [echo_raw])) == '{"a": 5}'
+
+    async def background() -> None:
+        async with ToolInvoker() as invoker:
+            document = '{"a": 6, "invocationMode": "background"}'
+            handle = await invoker.invoke(echo_raw_later, document)
+            assert handle.parts[0].value["job"] in invoker.jobs  # type: ignore[attr-defined]
+            await invoker.jobs[handle.parts[0].value["job"]].wait()  # type: ignore[attr-defined]
+
+    assert _seen(background) == '{"a": 6, "invocationMode": "background"}'
+
+
+def test_arguments_has_no_setter_and_is_none_before_a_call() -> None:
+    context = ToolContext()
+    assert context.arguments is None
+    with pytest.raises(AttributeError):
+        context.arguments = "{}"  # type: ignore[misc]

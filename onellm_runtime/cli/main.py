@@ -271,13 +271,18 @@ def _no_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _serve_mcp_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--http", type=int, metavar="PORT", help="streamable HTTP on 127.0.0.1:PORT instead of stdio")
+    parser.add_argument(
+        "--services",
+        metavar="MODULE:ATTR",
+        help="what ToolContext.services holds: an object, a factory called once, or a context manager entered",
+    )
     parser.add_argument("modules", nargs="+", metavar="MODULE")
 
 
 def _serve_mcp(ns: argparse.Namespace) -> int:
     from ..mcp import main as serve_mcp
 
-    return serve_mcp(ns.modules, ns.http)
+    return serve_mcp(ns.modules, ns.http, ns.services)
 
 
 #: The subcommands, in the order ``onellm --help`` lists them.

@@ -282,6 +282,7 @@ class ToolInvoker:
         if context is None and (not prepared.private or mode == "background"):
             context = ToolContext(services=self.services, clock=self.clock, tool_name=prepared.name)
         if context is not None:
+            context._receive(arguments)  # pyright: ignore[reportPrivateUsage]
             for name in prepared.context_params:
                 kwargs[name] = context
             for name in prepared.token_params:
