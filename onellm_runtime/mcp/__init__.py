@@ -28,6 +28,7 @@ import threading
 from collections.abc import AsyncGenerator, Generator, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from ..errortext import install_hint
 from ._app import server
 
 if TYPE_CHECKING:

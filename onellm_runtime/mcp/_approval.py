@@ -12,11 +12,10 @@ approval.``
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..errortext import cut, describe
+from ..errortext import cut
 
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
@@ -27,26 +26,17 @@ if TYPE_CHECKING:
 __all__ = ["QUESTION_KEY", "approver_refusal", "client_decision", "question"]
 
 
-def _shown(answer: object) -> str:
-    try:
-        return cut(repr(answer))
-    except Exception:  # a repr that raises: the type names it
-        return f"a {type(answer).__name__}"
-
-
 async def approver_refusal(approve: Approver, call: DispatchedCall) -> str | None:
-    """None when ``approve`` answered exactly True; else the error text for this call."""
-    try:
-        answer: object = approve(call)
-        if inspect.isawaitable(answer):
-            answer = await answer
-    except Exception as e:
-        return f"Tool '{call.name}' was not approved: the approver raised {describe(e)}."
+    """None when ``approve`` answered exactly True; else the error text for this call (the
+    answer held to True/False by ``dispatch``'s own rule, so both surfaces word it alike)."""
+    from ..providers._dispatch import ask_approver
+
+    answer = await ask_approver(approve, call)
     if answer is True:
         return None
     if answer is False:
         return f"Tool '{call.name}' requires approval."
-    return f"Tool '{call.name}' was not approved: the approver answered {_shown(answer)}, not True or False."
+    return answer.error
 
 
 def question(name: str, arguments: str) -> str:
