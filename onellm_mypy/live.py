@@ -9,7 +9,7 @@ the file on disk, as with ``--shadow-file``), and the plugin reads the same copy
 
 API::
 
-    checker = LiveChecker()
+    checker = LiveChecker(options)           # the project's options (project.project_options())
     checker.check("/project/app.py", text)   # -> {path: [LiveDiagnostic]} for each open buffer
     checker.close()                          # removes the shadow copies
 """
@@ -32,9 +32,10 @@ from mypy.options import Options
 from mypy.server.update import FineGrainedBuildManager
 
 from .codes import ERROR_CODES, UNCHECKED
+from .extract import runtime_visible
 from .plugin import OnellmPlugin
 
-__all__ = ["LiveChecker", "LiveDiagnostic"]
+__all__ = ["LiveChecker", "LiveDiagnostic", "live_options"]
 
 
 @dataclass(frozen=True)
@@ -51,33 +52,36 @@ class LiveDiagnostic:
     severity: str
 
 
-def _options() -> Options:
-    options = Options()
+def live_options(project: Options) -> Options:
+    """``project`` (the project's configuration, as ``onellm check`` reads it) set up for a warm build.
+
+    What ``onellm check`` needs on top of any configuration (``extract.runtime_visible``),
+    then the daemon's fine-grained mode, which follows no import silently: ``silent``
+    becomes ``normal`` (only the buffers' findings are read, so a followed module's errors
+    stay unseen either way).
+    """
+    options = runtime_visible(project)
     options.incremental = True
     options.fine_grained_incremental = True
     options.use_fine_grained_cache = False
     options.cache_dir = os.devnull
     options.local_partial_types = True  # required by fine-grained mode
-    options.follow_imports = "normal"  # the daemon supports no "silent"; other files' errors are filtered out
-    options.output = "json"
-    options.show_absolute_path = True
+    if options.follow_imports == "silent":
+        options.follow_imports = "normal"
+    for values in options.per_module_options.values():
+        if values.get("follow_imports") == "silent":
+            values["follow_imports"] = "normal"
     if hasattr(options, "num_workers"):  # parallel checking off, in the mypy versions that have it
         options.num_workers = 0
-    # mypy cannot follow an editable install's import hook: point it at onellm_runtime's tree.
-    import onellm_runtime
-
-    root = os.path.dirname(os.path.dirname(os.path.abspath(onellm_runtime.__file__)))
-    if not {"site-packages", "dist-packages"} & set(root.split(os.sep)):
-        options.mypy_path.append(root)
     return options
 
 
 class LiveChecker:
     """A warm mypy over the buffers an editor has open; one instance per server."""
 
-    def __init__(self) -> None:
+    def __init__(self, project: Options | None = None) -> None:
         self._shadow_dir = tempfile.mkdtemp(prefix="onellm-lsp-")
-        self._options = _options()
+        self._options = live_options(project if project is not None else Options())
         self._shadows: list[list[str]] = []
         self._options.shadow_file = self._shadows  # the plugin re-reads it on every check
         self._fscache = FileSystemCache()
