@@ -291,8 +291,9 @@ class OnellmServer(LanguageServer):
             return
         if self._worker is None:
             self._worker = await _Worker.start(self.root, self.config_file)
-        worker = job_worker = self._worker
+        worker = self._worker
         job = self._job = _Job(uri, version, time.monotonic())
+        self.log(types.MessageType.Log, f"checking {uri} (version {version}, {size:,} bytes)")
         try:
             reply = await worker.check({"path": path, "version": version, "text": text})
         finally:
@@ -301,11 +302,17 @@ class OnellmServer(LanguageServer):
                 job.timer.cancel()
         if reply is None:
             if not job.stopped:
-                code = await job_worker.process.wait()
+                code = await worker.process.wait()
                 self.log(types.MessageType.Error, f"the check process ended (exit code {code}); a new one starts")
-                if self._worker is job_worker:
+                if self._worker is worker:
                     self._worker = None
             return
+        if job.stale:
+            self.log(
+                types.MessageType.Info,
+                f"a check of {uri} (version {version}) made stale by an edit ended after "
+                f"{time.monotonic() - job.started:.1f} s: its findings were dropped",
+            )
         self._take(uri, job, reply)
 
     def _take(self, uri: str, job: _Job, reply: dict[str, Any]) -> None:
