@@ -14,13 +14,26 @@ goes quiet (target: median under 300 ms). Wall time, because that is what the us
 the machine is shared, so the median is the figure to read. Run from anywhere::
 
     python benchmarks/lsp_latency.py [--tools 50] [--edits 20] [--warmup 3] [--debounce-ms 300]
+
+Under load (``--large-tools``, default 4,100: a 0.88 MB file), one session measures what an
+editor waits for while mypy is busy, and the section ``lsp`` of ``benchmarks/run.py`` repeats
+it in rounds: the answers to ``codeAction`` requests sent every 50 ms while the large file's
+check runs (target: each within 300 ms), opening a 1,000-line module in a server just started
+and in a running one (first diagnostics within 1 s), edits to it (after the debounce, median
+within 300 ms), and the peak memory of the server and its check process (each process's
+peak, summed: an upper bound on their joint peak) against ``mypy`` with the plugin checking
+the same large file (target: at most 1.5x). Linux only for the memory figures (``/proc``).
+
+    python benchmarks/lsp_latency.py --load [--large-tools 4100] [--module-tools 89]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -101,13 +114,134 @@ async def measure(tools: int, edits: int, warmup: int, debounce_ms: int) -> tupl
     return cold, latencies, found
 
 
+#: A module of about 1,000 lines (16 lines of header, 11 per tool).
+MODULE_TOOLS = 89
+#: About 0.88 MB of tools.
+LARGE_TOOLS = 4100
+#: The limits the load figures are held to (ms, and a ratio).
+ANSWER_MS, OPEN_MS, EDIT_MS, MEMORY_RATIO = 300.0, 1000.0, 300.0, 1.5
+
+
+def _peak_kib(pid: int) -> int:
+    """A process's peak resident memory (``VmHWM``), KiB; 0 where /proc cannot tell."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _peak_of_tree(pid: int) -> int:
+    """Peak resident memory of ``pid`` plus each of its descendants' peaks, KiB."""
+    return _peak_kib(pid) + sum(_peak_of_tree(child) for child in _children(pid))
+
+
+def mypy_peak_kib(path: Path) -> int:
+    """The peak resident memory of ``mypy`` with the plugin checking ``path`` (no cache), KiB."""
+    config = path.parent / "mypy-bench.ini"
+    config.write_text(f"[mypy]\nplugins = onellm_mypy\nmypy_path = {ROOT}\n")
+    measure = (
+        "import resource, subprocess, sys\n"
+        "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    command = [sys.executable, "-m", "mypy", "--config-file", str(config), "--no-incremental", str(path)]
+    done = subprocess.run([sys.executable, "-c", measure, *command], capture_output=True, text=True, cwd=path.parent)
+    return int(done.stdout.strip() or 0)
+
+
+async def _answers_while_checking(
+    session: Session, path: Path, finding: object, until: asyncio.Task[object]
+) -> list[float]:
+    """codeAction round trips (seconds), one request every 50 ms, until ``until`` is done."""
+    from lsprotocol import types
+
+    assert isinstance(finding, types.Diagnostic)
+    times: list[float] = []
+    while not until.done():
+        t0 = time.perf_counter()
+        await session.code_actions(path, finding)
+        times.append(time.perf_counter() - t0)
+        await asyncio.sleep(0.05)
+    return times
+
+
+async def measure_load(large_tools: int, module_tools: int, edits: int) -> dict[str, float]:
+    """One session's load figures (ms, KiB); see the module's docstring."""
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="onellm-lsp-load-") as tmp:
+        root = Path(tmp)
+        module, other, large = root / "module.py", root / "other.py", root / "large.py"
+        module_text, large_text = source(module_tools), source(large_tools, flipped=1)
+        for path, text in ((module, module_text), (other, module_text), (large, large_text)):
+            path.write_text(text)
+        session = Session(0)
+        t0 = time.perf_counter()
+        await session.start(root)
+        try:
+            session.open(module, module_text)
+            first = await session.diagnostics(1)
+            figures["open_cold_ms"] = (time.perf_counter() - t0) * 1000
+            latencies: list[float] = []
+            for n in range(edits + 1):
+                edited = source(module_tools, comments=n + 1) if n % 2 == 0 else source(module_tools, flipped=n)
+                t1 = time.perf_counter()
+                session.change(module, n + 2, edited)
+                await session.diagnostics(n + 2)
+                if n:  # the first edit is a warm-up
+                    latencies.append((time.perf_counter() - t1) * 1000)
+            figures["edit_ms"] = statistics.median(latencies)
+            session.change(module, edits + 3, module_text)
+            await session.diagnostics(edits + 3)
+            session.open(large, large_text)
+            await session.log(f"onellm: checking {large.as_uri()}")
+            checked = asyncio.get_running_loop().create_task(session.diagnostics(1))
+            answers = await _answers_while_checking(session, module, first.diagnostics[0], checked)
+            await checked
+            figures["answer_max_ms"] = max(answers) * 1000
+            figures["answer_median_ms"] = statistics.median(answers) * 1000
+            figures["answers"] = len(answers)
+            t2 = time.perf_counter()
+            session.open(other, module_text)
+            await session.diagnostics(1)
+            figures["open_warm_ms"] = (time.perf_counter() - t2) * 1000
+            figures["lsp_peak_kib"] = sum(_peak_of_tree(child) for child in _children(os.getpid()))
+        finally:
+            await session.stop()
+        figures["mypy_peak_kib"] = mypy_peak_kib(large)
+        figures["large_bytes"] = len(large_text.encode())
+        figures["module_lines"] = module_text.count("\n")
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tools", type=int, default=50)
     parser.add_argument("--edits", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--debounce-ms", type=int, default=300)
+    parser.add_argument("--load", action="store_true", help="the load figures instead (one session)")
+    parser.add_argument("--large-tools", type=int, default=LARGE_TOOLS)
+    parser.add_argument("--module-tools", type=int, default=MODULE_TOOLS)
     ns = parser.parse_args()
+    if ns.load:
+        for line in load_lines(asyncio.run(measure_load(ns.large_tools, ns.module_tools, ns.edits))):
+            print(line)
+        return 0
     cold, latencies, found = asyncio.run(measure(ns.tools, ns.edits, ns.warmup, ns.debounce_ms))
     ms = sorted(x * 1000 for x in latencies)
     print(
@@ -118,6 +252,26 @@ def main() -> int:
     print(f"  after the debounce, p90/max: {ms[int(len(ms) * 0.9) - 1 if len(ms) > 1 else 0]:8.0f} / {ms[-1]:.0f} ms")
     print(f"  findings in the last edit:   {found:8d}")
     return 0
+
+
+def load_lines(f: dict[str, float]) -> list[str]:
+    """One session's load figures as text, each against its target."""
+
+    def verdict(value: float, limit: float) -> str:
+        return f"{'met' if value <= limit else 'missed'}, target <= {limit:g}"
+
+    ratio = f["lsp_peak_kib"] / f["mypy_peak_kib"] if f["mypy_peak_kib"] else float("nan")
+    return [
+        f"onellm lsp under load: a {f['large_bytes'] / 1e6:.2f} MB file, a {f['module_lines']:.0f}-line module",
+        f"  codeAction while the large file is checked: max {f['answer_max_ms']:.0f} ms, median "
+        f"{f['answer_median_ms']:.0f} ms over {f['answers']:.0f} requests ({verdict(f['answer_max_ms'], ANSWER_MS)} ms)",
+        f"  open to first diagnostics, server just started: {f['open_cold_ms']:.0f} ms "
+        f"({verdict(f['open_cold_ms'], OPEN_MS)} ms)",
+        f"  open to first diagnostics, running server: {f['open_warm_ms']:.0f} ms ({verdict(f['open_warm_ms'], OPEN_MS)} ms)",
+        f"  after an edit, median: {f['edit_ms']:.0f} ms ({verdict(f['edit_ms'], EDIT_MS)} ms)",
+        f"  peak memory, server + check process: {f['lsp_peak_kib'] / 1024:.0f} MiB; mypy with the plugin: "
+        f"{f['mypy_peak_kib'] / 1024:.0f} MiB; ratio {ratio:.2f}x ({verdict(ratio, MEMORY_RATIO)}x)",
+    ]
 
 
 if __name__ == "__main__":
