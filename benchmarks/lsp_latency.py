@@ -37,12 +37,18 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from lsp_session import Session  # noqa: E402
+
+if __package__ in (None, ""):  # run as a script: the benchmarks' shared modules from this tree
+    sys.path.insert(0, str(ROOT))
+from benchmarks.report import Report  # noqa: E402
+from benchmarks.rounds import Comparison, Entry, Results, Target, ratios, spread  # noqa: E402
 
 HEADER = '''\
 from dataclasses import dataclass
@@ -226,6 +232,82 @@ async def measure_load(large_tools: int, module_tools: int, edits: int) -> dict[
         figures["large_bytes"] = len(large_text.encode())
         figures["module_lines"] = module_text.count("\n")
     return figures
+
+
+# -- the ``lsp`` section of benchmarks/run.py -----------------------------------------
+
+#: Each round's load figures: label, key in ``measure_load``'s figures, limit (ms).
+LATENCY_ROWS = (
+    ("codeAction while the large file is checked, slowest answer", "answer_max_ms", ANSWER_MS),
+    ("open to first diagnostics, server just started", "open_cold_ms", OPEN_MS),
+    ("open to first diagnostics, running server", "open_warm_ms", OPEN_MS),
+    ("after an edit, median of the round's edits", "edit_ms", EDIT_MS),
+)
+MEMORY_ROWS = (("server + check process, peak", "lsp_peak_kib"), ("mypy with the plugin, peak", "mypy_peak_kib"))
+
+
+class _Sessions:
+    """One session per round serves every entry: an entry's figure is taken from the round's session."""
+
+    def __init__(self, large_tools: int, module_tools: int, edits: int) -> None:
+        self.sizes = (large_tools, module_tools, edits)
+        self.pending: dict[str, float] = {}
+        self.last: dict[str, float] = {}
+
+    def take(self, key: str) -> float:
+        if key not in self.pending:
+            self.pending = self.last = asyncio.run(measure_load(*self.sizes)).copy()
+        return self.pending.pop(key)
+
+
+def comparisons(peers: object, smoke: bool, rounds: int) -> list[Comparison]:
+    sessions = _Sessions(300, 20, 2) if smoke else _Sessions(LARGE_TOOLS, MODULE_TOOLS, 10)
+
+    def sample(key: str, scale: float) -> Callable[[], float]:
+        return lambda: sessions.take(key) * scale
+
+    latency = [Entry(label, sample(key, 1e6), is_onellm=True) for label, key, _ in LATENCY_ROWS]
+    memory = [Entry(label, sample(key, 1.0), is_onellm=key == "lsp_peak_kib") for label, key in MEMORY_ROWS]
+    return [
+        Comparison("lsp", "latency", "onellm lsp: what an editor waits for (one session per round)", latency, "ms"),
+        Comparison("lsp", "memory", "onellm lsp: peak memory (KiB), beside mypy on the large file", memory, "ns"),
+    ]
+
+
+def show(report: Report, results: Results, smoke: bool) -> None:
+    report.section(
+        "onellm lsp under load (benchmarks/lsp_latency.py --load; one session per round)",
+        f"a {'tiny' if smoke else '0.88 MB'} file checked while codeAction requests come every 50 ms; "
+        f"a {'small' if smoke else '1,000-line'} module opened and edited",
+    )
+    table = results.table("lsp", "latency")
+    if table is not None:
+        report.rounds_table(table)
+    lsp, mypy = (results.figure("lsp", "memory", label) for label, _ in MEMORY_ROWS)
+    if lsp is not None and mypy is not None:
+        report.print()
+        report.print(
+            f"  peak memory: server + check process {spread([k / 1024 for k in lsp.samples], fmt='{:.0f}', unit=' MiB')},"
+            f" mypy {spread([k / 1024 for k in mypy.samples], fmt='{:.0f}', unit=' MiB')}"
+        )
+
+
+def targets(results: Results) -> list[Target]:
+    found: list[Target] = []
+    for label, _, limit in LATENCY_ROWS:
+        figure = results.figure("lsp", "latency", label)
+        found.append(
+            Target(f"lsp: {label}", [] if figure is None else [v / 1e6 for v in figure.samples], limit, unit=" ms")
+        )
+    lsp, mypy = (results.figure("lsp", "memory", label) for label, _ in MEMORY_ROWS)
+    found.append(
+        Target(
+            "lsp: peak memory, server + check process / mypy on the same file",
+            [] if lsp is None or mypy is None else ratios(lsp, mypy),
+            MEMORY_RATIO,
+        )
+    )
+    return found
 
 
 def main() -> int:
