@@ -269,3 +269,30 @@ def test_a_file_the_configuration_excludes_has_no_findings(tmp_path: Path) -> No
         f"onellm: {(tmp_path / 'pkg/generated.py').as_uri()} is not checked: "
         "it matches the configuration's exclude, as onellm check . would"
     ]
+
+
+@pytest.mark.skipif(MYPY < (1, 19), reason="mypy before 1.19 refuses a plugin's codes in disable_error_code (README)")
+def test_a_changed_configuration_applies_to_every_open_file(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {**PACKAGE, "pyproject.toml": "[tool.mypy]\n"})
+    a, b = tmp_path / "pkg/a.py", tmp_path / "pkg/b.py"
+
+    async def session() -> None:
+        s = Session(0)
+        await s.start(tmp_path)
+        try:
+            for path in (a, b):
+                s.open(path, ANY_AND_RANGE)
+                assert [str(d.code) for d in (await s.diagnostics(1)).diagnostics] == ["OLT002", "OLT013"]
+            (tmp_path / "pyproject.toml").write_text('[tool.mypy]\ndisable_error_code = ["OLT013"]\n')
+            s.change(a, 2, ANY_AND_RANGE + "# edited\n")
+            assert [str(d.code) for d in (await s.diagnostics(2)).diagnostics] == ["OLT002"]
+            again = await s.diagnostics(1)  # b, not edited, checked again under the new configuration
+            assert (again.uri, [str(d.code) for d in again.diagnostics]) == (b.as_uri(), ["OLT002"])
+            assert await s.log("onellm: the mypy configuration changed") == (
+                "onellm: the mypy configuration changed: checking the open files again"
+            )
+        finally:
+            await s.stop()
+
+    asyncio.run(session())
