@@ -43,6 +43,10 @@ from .project import project_options, walk_skips
 __all__ = ["CheckWorker", "main", "read_frame", "write_frame"]
 
 
+#: How much lower than the server's the check process's scheduling priority is (POSIX ``nice``).
+_NICENESS = 10
+
+
 def read_frame(stream: IO[bytes]) -> dict[str, Any] | None:
     """The next object on ``stream``, or None at its end."""
     header = stream.readline()
@@ -123,6 +127,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m onellm_mypy.checkworker")
     parser.add_argument("--config-file", default=None)
     ns = parser.parse_args(argv)
+    if hasattr(os, "nice"):
+        os.nice(_NICENESS)  # the editor and the server come first: a check only takes the CPU they leave
     # The replies own the real standard output; anything else printed goes to standard error.
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
