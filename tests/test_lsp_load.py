@@ -296,3 +296,44 @@ def test_a_changed_configuration_applies_to_every_open_file(tmp_path: Path) -> N
             await s.stop()
 
     asyncio.run(session())
+
+
+# Each row: a file below the working directory, the configuration's exclude, and why a walk of
+# the working directory (onellm check .) would not reach the file (None: it would).
+WALK: list[tuple[str, list[str], str | None]] = [
+    ("pkg/a.py", [], None),
+    ("pkg/generated.py", [r"(^|/)generated\.py$"], "it matches the configuration's exclude"),
+    ("vendor/x/a.py", [r"^vendor/$"], "vendor/ matches the configuration's exclude"),
+    ("pkg/.hidden/a.py", [], "it is under .hidden/, which mypy does not walk into"),
+    ("node_modules/a.py", [], "it is under node_modules/, which mypy does not walk into"),
+    ("build/lib/a.py", [], "it is under build/, which onellm check does not walk into"),
+    ("env/lib/a.py", [], "it is under env/, which onellm check does not walk into"),  # env/ holds pyvenv.cfg
+]
+
+
+@pytest.mark.parametrize(("name", "exclude", "why"), WALK)
+def test_a_file_is_skipped_where_the_walk_of_onellm_check_skips_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, exclude: list[str], why: str | None
+) -> None:
+    from mypy.options import Options
+
+    from onellm_mypy.project import walk_skips
+
+    write(tmp_path, {name: "", "env/pyvenv.cfg": ""})
+    monkeypatch.chdir(tmp_path)
+    options = Options()
+    options.exclude = exclude
+    assert walk_skips(str(tmp_path / name), options) == why
+    assert walk_skips(str(tmp_path.parent / "elsewhere.py"), options) is None  # outside: never walked here
+
+
+def test_onellm_check_reaches_exactly_the_files_walk_skips_lets_through(tmp_path: Path) -> None:
+    """The referee for ``WALK``: ``onellm check .`` over all its files at once."""
+    loose = "from typing import Any\nfrom onellm_runtime import tool\n\n\n@tool\ndef f(q: Any) -> str:\n    return ''\n"
+    names = [name for name, _, _ in WALK]
+    excludes = [pattern for _, patterns, _ in WALK for pattern in patterns]
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {**{str(n): loose for n in names}, "env/pyvenv.cfg": ""})
+    write(tmp_path, {"mypy.ini": "[mypy]\nexclude = " + "|".join(f"({p})" for p in excludes) + "\n"})
+    reached = {path for path, _, _ in _check(tmp_path, [])}
+    assert reached == {name for name, _, why in WALK if why is None}
