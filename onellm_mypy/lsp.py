@@ -278,7 +278,12 @@ class OnellmServer(LanguageServer):
 
     # -- one check --------------------------------------------------------------------
 
-    async def _check(self, uri: str) -> None:
+    async def _check(self, uri: str, retry: bool = True) -> None:
+        """Check ``uri``'s text in the check process and publish what it found.
+
+        A process that ends without replying (killed from outside, out of memory, a crash
+        of mypy itself) is replaced, and the text checked once more in the new one.
+        """
         document = self.workspace.text_documents.get(uri)
         path = to_fs_path(uri) if uri.startswith("file:") else None
         if document is None or document.version is None or path is None or not path.endswith(".py"):
@@ -301,11 +306,19 @@ class OnellmServer(LanguageServer):
             if job.timer is not None:
                 job.timer.cancel()
         if reply is None:
-            if not job.stopped:
-                code = await worker.process.wait()
-                self.log(types.MessageType.Error, f"the check process ended (exit code {code}); a new one starts")
-                if self._worker is worker:
-                    self._worker = None
+            if job.stopped:
+                return  # the newer edit's check follows
+            code = await worker.process.wait()
+            if self._worker is worker:
+                self._worker = None
+            again = retry and not job.stale
+            self.log(
+                types.MessageType.Error,
+                f"the check process ended (exit code {code}) checking {uri} (version {version}); "
+                + ("checking it again in a new one" if again else "not checking it again before its next edit"),
+            )
+            if again:
+                await self._check(uri, retry=False)
             return
         if job.stale:
             self.log(

@@ -337,3 +337,47 @@ def test_onellm_check_reaches_exactly_the_files_walk_skips_lets_through(tmp_path
     write(tmp_path, {"mypy.ini": "[mypy]\nexclude = " + "|".join(f"({p})" for p in excludes) + "\n"})
     reached = {path for path, _, _ in _check(tmp_path, [])}
     assert reached == {name for name, _, why in WALK if why is None}
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found: list[int] = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the check process through Linux's /proc")
+def test_a_check_process_that_dies_is_replaced_and_the_text_checked_again(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    app = tmp_path / "app.py"
+    app.write_text(SMALL)
+
+    async def session() -> None:
+        s = Session(0)
+        await s.start(tmp_path)
+        try:
+            s.open(app, SMALL)
+            assert [d.message for d in (await s.diagnostics(1)).diagnostics] == [RANGE]
+            [server] = _children(os.getpid())
+            [worker] = _children(server)
+            os.kill(worker, signal.SIGKILL)  # as the kernel's out-of-memory killer would
+            s.change(app, 2, SMALL.replace("Range(9, 5)", "Range(5, 9)"))
+            assert (await s.diagnostics(2)).diagnostics == ()
+            assert await s.log("onellm: the check process ended") == (
+                f"onellm: the check process ended (exit code -9) checking {app.as_uri()} (version 2); "
+                "checking it again in a new one"
+            )
+            [replaced] = _children(server)
+            assert replaced != worker
+        finally:
+            await s.stop()
+
+    asyncio.run(session())
