@@ -381,3 +381,32 @@ def test_a_check_process_that_dies_is_replaced_and_the_text_checked_again(tmp_pa
             await s.stop()
 
     asyncio.run(session())
+
+
+@pytest.mark.slow  # about a minute: a cold start, a large check, and a second cold start
+def test_a_stale_check_longer_than_a_restart_is_stopped_with_its_process(tmp_path: Path) -> None:
+    """The process's first check (a small file: the cold analysis) sets what starting over costs;
+    a large file's check (about twice that) made stale by an edit is stopped once it has run that long."""
+    small, big = tmp_path / "small.py", tmp_path / "big.py"
+    small.write_text(SMALL)
+    first, second = generated(4000, flipped=3), generated(4000, flipped=7)
+    big.write_text(first)
+
+    async def session() -> None:
+        s = Session(0)
+        await s.start(tmp_path)
+        try:
+            s.open(small, SMALL)
+            await s.diagnostics(1)
+            s.open(big, first)
+            await s.log(f"onellm: checking {big.as_uri()} (version 1")
+            s.change(big, 2, second)
+            stopped = await s.log(f"onellm: a check of {big.as_uri()} (version 1) made stale by an edit")
+            assert stopped.endswith("stopped, with its process")
+            published = await s.diagnostics(2)
+            assert [d.message for d in published.diagnostics] == [flipped_message(7)]
+        finally:
+            await s.stop()
+        assert _published(s, big.as_uri()) == [(2, [flipped_message(7)])]
+
+    asyncio.run(session())
