@@ -18,11 +18,12 @@ the machine is shared, so the median is the figure to read. Run from anywhere::
 Under load (``--large-tools``, default 4,100: a 0.88 MB file), one session measures what an
 editor waits for while mypy is busy, and the section ``lsp`` of ``benchmarks/run.py`` repeats
 it in rounds: opening a 1,000-line module in a server just started and in a running one
-(first diagnostics within 1 s), edits to it (after the debounce, median within 300 ms), the
-answers to ``codeAction`` requests sent every 50 ms while the large file's check runs
-(target: each within 300 ms), and the peak memory of the server and its check process (each process's
-peak, summed: an upper bound on their joint peak) against ``mypy`` with the plugin checking
-the same large file (target: at most 1.5x). Linux only for the memory figures (``/proc``).
+(first diagnostics within 1 s), edits to it (after the debounce, median within 300 ms), and
+the answers to ``codeAction`` requests sent every 50 ms while the large file's check runs
+(target: each within 300 ms). A second session is given the large file alone: the peak
+memory of the server and its check process (each process's peak, summed: an upper bound on
+their joint peak) against ``mypy`` with the plugin checking that file (target: at most 1.5x).
+Linux only for the memory figures (``/proc``).
 
     python benchmarks/lsp_latency.py --load [--large-tools 4100] [--module-tools 89]
 """
@@ -186,6 +187,19 @@ async def _answers_while_checking(
     return times
 
 
+async def lsp_peak_kib(path: Path, text: str) -> tuple[float, float]:
+    """The peak memory of a server (and of it alone) that was given only ``path`` to check, KiB."""
+    session = Session(0)
+    await session.start(path.parent)
+    try:
+        session.open(path, text)
+        await session.diagnostics(1)
+        servers = _children(os.getpid())
+        return sum(_peak_of_tree(pid) for pid in servers), sum(_peak_kib(pid) for pid in servers)
+    finally:
+        await session.stop()
+
+
 async def measure_load(large_tools: int, module_tools: int, edits: int) -> dict[str, float]:
     """One session's load figures (ms, KiB); see the module's docstring."""
     figures: dict[str, float] = {}
@@ -229,11 +243,9 @@ async def measure_load(large_tools: int, module_tools: int, edits: int) -> dict[
             figures["answer_max_ms"] = max(answers) * 1000
             figures["answer_median_ms"] = statistics.median(answers) * 1000
             figures["answers"] = len(answers)
-            servers = _children(os.getpid())
-            figures["lsp_peak_kib"] = sum(_peak_of_tree(pid) for pid in servers)
-            figures["server_peak_kib"] = sum(_peak_kib(pid) for pid in servers)
         finally:
             await session.stop()
+        figures["lsp_peak_kib"], figures["server_peak_kib"] = await lsp_peak_kib(large, large_text)
         figures["mypy_peak_kib"] = mypy_peak_kib(large)
         figures["large_bytes"] = len(large_text.encode())
         figures["module_lines"] = module_text.count("\n")
