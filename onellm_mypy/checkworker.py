@@ -10,10 +10,14 @@ object. A request is ``{"path", "version", "text"}``; the reply is one of
 
 | reply | when |
 |---|---|
-| ``{"found": {path: {"version", "diagnostics"}}, "reconfigured": bool}`` | checked; ``diagnostics`` are ``[line, column, end_line, end_column, code, message, severity]`` rows (0-based, as ``LiveDiagnostic``), one entry per buffer the check speaks for, with the version of the text it read; the checked buffer's entry has ``jsonValueImport`` (``fixtext.ImportEdit``'s fields) when it has an OLT002 finding |
+| ``{"found": {path: {"version", "diagnostics"}}, "reconfigured": bool}`` (and ``"cache": {"directory", "was": "read" or "written"}`` on a new build's first check) | checked; ``diagnostics`` are ``[line, column, end_line, end_column, code, message, severity]`` rows (0-based, as ``LiveDiagnostic``), one entry per buffer the check speaks for, with the version of the text it read; the checked buffer's entry has ``jsonValueImport`` (``fixtext.ImportEdit``'s fields) when it has an OLT002 finding |
 | ``{"unparsed": true}`` | the text does not parse (mid-edit): nothing to say |
 | ``{"skipped": reason}`` | ``onellm check .`` would not reach the file (``exclude``, a virtualenv) |
 | ``{"error": text}`` | the configuration cannot be read, or mypy failed (the build starts afresh) |
+
+The first build starts from a warm cache of the standard library and ``onellm_runtime``
+(``warmcache``) when one is written; the first check process without one writes it in the
+background (``--write-cache``).
 
 The project's mypy configuration is read again before every check (a few milliseconds),
 the way ``onellm check`` reads it (``project.project_options``); when it changed, the warm
@@ -37,8 +41,9 @@ from typing import IO, Any
 from mypy.options import Options
 
 from .fixtext import json_value_import
-from .live import LiveChecker
+from .live import LiveChecker, live_options
 from .project import project_options, walk_skips
+from .warmcache import WarmCache
 
 __all__ = ["CheckWorker", "main", "read_frame", "write_frame"]
 
@@ -76,9 +81,15 @@ class CheckWorker:
     def __init__(self, config_file: str | None) -> None:
         self.config_file = config_file
         self.checker: LiveChecker | None = None
+        #: The warm cache the checker's first build starts from (``warmcache``).
+        self.cache: WarmCache | None = None
         self.fingerprint: str | None = None
         #: Buffer path -> the version of the text the warm build holds for it.
         self.versions: dict[str, int] = {}
+
+    @property
+    def config_args(self) -> list[str]:
+        return ["--config-file", self.config_file] if self.config_file else []
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         path, version, text = str(request["path"]), int(request["version"]), str(request["text"])
@@ -96,13 +107,18 @@ class CheckWorker:
         skipped = walk_skips(path, options)
         if skipped is not None:
             return {"skipped": skipped}
+        started: str | None = None
         if self.checker is None:
-            self.checker = LiveChecker(options)
+            self.cache = WarmCache.for_options(options)
+            self.checker = LiveChecker(options, self.cache)
+            started = "read" if self.cache.ready else "written"
         try:
             found = self.checker.check(path, text)
         except Exception:  # a crash in mypy or the plugin: say so, and start afresh next time
             self.reset()
             return {"error": "mypy failed:\n" + traceback.format_exc(limit=-8)}
+        if self.cache is not None and not self.cache.ready:
+            self.cache.start_writer(self.config_args)
         if found is None:
             return {"unparsed": True}
         self.versions[path] = version
@@ -114,7 +130,10 @@ class CheckWorker:
         if any(d.code == "OLT002" for d in found.get(path, [])):
             edit = json_value_import(text)  # for the quick fix, so that the server need not parse
             entries[path]["jsonValueImport"] = None if edit is None else list(astuple(edit))
-        return {"found": entries, "reconfigured": reconfigured}
+        reply: dict[str, Any] = {"found": entries, "reconfigured": reconfigured}
+        if started is not None and self.cache is not None:
+            reply["cache"] = {"directory": self.cache.directory, "was": started}
+        return reply
 
     def reset(self) -> None:
         if self.checker is not None:
@@ -126,7 +145,12 @@ class CheckWorker:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m onellm_mypy.checkworker")
     parser.add_argument("--config-file", default=None)
+    parser.add_argument("--write-cache", metavar="DIRECTORY", help="write the warm cache there, then exit")
     ns = parser.parse_args(argv)
+    if ns.write_cache:
+        project = project_options(config_file=ns.config_file)
+        WarmCache(ns.write_cache).write(live_options(project))
+        return 0
     if hasattr(os, "nice"):
         os.nice(_NICENESS)  # the editor and the server come first: a check only takes the CPU they leave
     # The replies own the real standard output; anything else printed goes to standard error.

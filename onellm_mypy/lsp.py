@@ -13,8 +13,8 @@ findings with their code, range and a link to the code's section of
 | OLT013 ``Range(a, b) has its minimum above its maximum`` | ``Range(b, a)`` |
 
 mypy runs in a child process (``checkworker``), one check at a time, under the project's
-mypy configuration as ``onellm check`` reads it, so the server answers requests while a
-check runs. A check made stale by a newer edit is dropped when it ends, or, once it has
+mypy configuration as ``onellm check`` reads it and starting from a warm cache
+(``warmcache``) when one is written, so the server answers requests while a check runs. A check made stale by a newer edit is dropped when it ends, or, once it has
 run as long as starting a new check process took, stopped with its process (waiting
 longer could cost more than starting over; either way at most twice the better choice).
 Findings are published only for the version of the text they were found in.
@@ -340,6 +340,15 @@ class OnellmServer(LanguageServer):
             if not job.stale:
                 self.publish(uri, [], job.version)
             return
+        cache = reply.get("cache")
+        if isinstance(cache, dict):
+            self.log(
+                types.MessageType.Info,
+                f"the check process started from the warm cache in {cache['directory']}"
+                if cache["was"] == "read"
+                else "the check process analysed the standard library and onellm_runtime; the warm cache "
+                f"that saves this next time is being written to {cache['directory']}",
+            )
         if reply.get("reconfigured"):  # the mypy configuration changed: the other buffers' findings too
             self.log(types.MessageType.Info, "the mypy configuration changed: checking the open files again")
             for other in self.workspace.text_documents:

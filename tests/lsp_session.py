@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +39,10 @@ class Session:
             self.logs.put_nowait(params.message)
 
     async def start(self, root: Path) -> types.InitializeResult:
-        await self.client.start_io(sys.executable, *self.args, cwd=str(root))
+        env = dict(os.environ)
+        # The warm cache (onellm_mypy.warmcache) of the tests' servers: shared between them, not the user's.
+        env.setdefault("ONELLM_LSP_CACHE_DIR", os.path.join(tempfile.gettempdir(), "onellm-lsp-test-cache"))
+        await self.client.start_io(sys.executable, *self.args, cwd=str(root), env=env)
         params = types.InitializeParams(
             capabilities=types.ClientCapabilities(),
             root_uri=root.as_uri(),

@@ -410,3 +410,39 @@ def test_a_stale_check_longer_than_a_restart_is_stopped_with_its_process(tmp_pat
         assert _published(s, big.as_uri()) == [(2, [flipped_message(7)])]
 
     asyncio.run(session())
+
+
+def test_a_new_server_starts_from_the_warm_cache_the_first_one_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same findings either way; the log says which start each server had."""
+    import time
+
+    project, cache = tmp_path / "project", tmp_path / "cache"
+    project.mkdir()
+    app = project / "app.py"
+    app.write_text(SMALL)
+
+    async def session() -> tuple[list[str], str]:
+        s = Session(0)
+        await s.start(project)
+        try:
+            s.open(app, SMALL)
+            found = [d.message for d in (await s.diagnostics(1)).diagnostics]
+            started = await s.log("onellm: the check process ")
+        finally:
+            await s.stop()
+        return found, started
+
+    monkeypatch.setenv("ONELLM_LSP_CACHE_DIR", str(cache))
+    found, started = asyncio.run(session())
+    assert found == [RANGE]
+    assert started.startswith("onellm: the check process analysed the standard library and onellm_runtime;")
+    [directory] = [p for p in cache.iterdir() if p.is_dir()]
+    deadline = time.monotonic() + 600
+    while not (directory / "complete").exists():  # the writer works in the background
+        assert time.monotonic() < deadline, "the warm cache was not written"
+        time.sleep(0.5)
+    found, started = asyncio.run(session())
+    assert found == [RANGE]
+    assert started == f"onellm: the check process started from the warm cache in {directory}"
