@@ -59,6 +59,8 @@ __all__ = [
 
 DEFAULT_DEBOUNCE_MS = 300
 DEFAULT_MAX_DOCUMENT_BYTES = 1_000_000
+#: A new check process starts once the closed buffers the old one holds pass this share of the size limit.
+CLOSED_SHARE = 0.1
 SOURCE = "onellm"
 TOO_LARGE = "onellm-too-large"
 _DOCS = Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
@@ -112,6 +114,10 @@ class _Worker:
         self.started = started
         #: Seconds from starting the process to its first reply: what starting over costs.
         self.startup: float | None = None
+        #: URI -> the size of the text last sent, for each open buffer the process holds.
+        self.holds: dict[str, int] = {}
+        #: The bytes of closed buffers it still holds (mypy keeps every module it was given).
+        self.closed_bytes = 0
 
     @classmethod
     async def start(cls, root: str, config_file: str | None) -> _Worker:
@@ -294,9 +300,20 @@ class OnellmServer(LanguageServer):
             self._fixable.pop(uri, None)
             self.publish(uri, [too_large(size, self.max_document_bytes)], version)
             return
+        if self._worker is not None and self._worker.closed_bytes > self.max_document_bytes * CLOSED_SHARE:
+            self.log(
+                types.MessageType.Info,
+                f"the check process still holds {self._worker.closed_bytes:,} bytes of closed files: "
+                "starting a new one (the open files are checked again)",
+            )
+            self.stop_worker()
+            for other in self.workspace.text_documents:
+                if other != uri:
+                    self._make_ready(other)
         if self._worker is None:
             self._worker = await _Worker.start(self.root, self.config_file)
         worker = self._worker
+        worker.holds[uri] = size
         job = self._job = _Job(uri, version, time.monotonic())
         self.log(types.MessageType.Log, f"checking {uri} (version {version}, {size:,} bytes)")
         try:
@@ -409,6 +426,8 @@ class OnellmServer(LanguageServer):
             self._made_stale(self._job)
         self._published.pop(uri, None)
         self._fixable.pop(uri, None)
+        if self._worker is not None and uri in self._worker.holds:
+            self._worker.closed_bytes += self._worker.holds.pop(uri)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def stop(self) -> None:

@@ -446,3 +446,33 @@ def test_a_new_server_starts_from_the_warm_cache_the_first_one_wrote(
     found, started = asyncio.run(session())
     assert found == [RANGE]
     assert started == f"onellm: the check process started from the warm cache in {directory}"
+
+
+def test_a_new_check_process_starts_once_closed_files_it_holds_pass_a_tenth_of_the_limit(tmp_path: Path) -> None:
+    """mypy keeps every module it was given: closing a large file renews the process at the next check."""
+    small, big = tmp_path / "small.py", tmp_path / "big.py"
+    small.write_text(SMALL)
+    big_text = generated(40, flipped=3)  # 6,361 bytes: above a tenth of a 40,000-byte limit
+    big.write_text(big_text)
+
+    async def session() -> None:
+        s = Session(0, options={"maxDocumentBytes": 40_000})
+        await s.start(tmp_path)
+        try:
+            s.open(big, big_text)
+            assert [d.message for d in (await s.diagnostics(1)).diagnostics] == [flipped_message(3)]
+            s.open(small, SMALL)
+            assert [d.message for d in (await s.diagnostics(1)).diagnostics] == [RANGE]
+            s.client.text_document_did_close(
+                types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(big.as_uri()))
+            )
+            s.change(small, 2, SMALL + "# edited\n")
+            assert [d.message for d in (await s.diagnostics(2)).diagnostics] == [RANGE]
+            assert await s.log("onellm: the check process still holds") == (
+                f"onellm: the check process still holds {len(big_text):,} bytes of closed files: "
+                "starting a new one (the open files are checked again)"
+            )
+        finally:
+            await s.stop()
+
+    asyncio.run(session())
