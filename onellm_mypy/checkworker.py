@@ -83,6 +83,8 @@ class CheckWorker:
         self.checker: LiveChecker | None = None
         #: The warm cache the checker's first build starts from (``warmcache``).
         self.cache: WarmCache | None = None
+        #: Whether the checker's build read the warm cache or had it written, until a reply says so.
+        self.started: str | None = None
         self.fingerprint: str | None = None
         #: Buffer path -> the version of the text the warm build holds for it.
         self.versions: dict[str, int] = {}
@@ -107,11 +109,10 @@ class CheckWorker:
         skipped = walk_skips(path, options)
         if skipped is not None:
             return {"skipped": skipped}
-        started: str | None = None
         if self.checker is None:
             self.cache = WarmCache.for_options(options)
             self.checker = LiveChecker(options, self.cache)
-            started = "read" if self.cache.ready else "written"
+            self.started = "read" if self.cache.ready else "written"
         try:
             found = self.checker.check(path, text)
         except Exception:  # a crash in mypy or the plugin: say so, and start afresh next time
@@ -131,8 +132,9 @@ class CheckWorker:
             edit = json_value_import(text)  # for the quick fix, so that the server need not parse
             entries[path]["jsonValueImport"] = None if edit is None else list(astuple(edit))
         reply: dict[str, Any] = {"found": entries, "reconfigured": reconfigured}
-        if started is not None and self.cache is not None:
-            reply["cache"] = {"directory": self.cache.directory, "was": started}
+        if self.started is not None and self.cache is not None:  # the build's first findings: how it started
+            reply["cache"] = {"directory": self.cache.directory, "was": self.started}
+            self.started = None
         return reply
 
     def reset(self) -> None:
