@@ -59,7 +59,17 @@ if _TREE is not None:
     # Children (import timing, mypy, hostile.py) find that tree's onellm first too.
     os.environ["PYTHONPATH"] = os.pathsep.join([_TREE, str(ROOT)])
 
-from benchmarks import bind, build, hostile_bounds, imports, invoke, models, scale, typecheck  # noqa: E402
+from benchmarks import (  # noqa: E402
+    bind,
+    build,
+    hostile_bounds,
+    imports,
+    invoke,
+    lsp_latency,
+    models,
+    scale,
+    typecheck,
+)
 from benchmarks.peers import Peers  # noqa: E402
 from benchmarks.report import Report  # noqa: E402
 from benchmarks.rounds import Results, Target, ratios, run_rounds, spread  # noqa: E402
@@ -75,6 +85,7 @@ SECTIONS: dict[str, ModuleType] = {
     "mypy": typecheck,
     "hostile": hostile_bounds,
     "models": models,
+    "lsp": lsp_latency,
 }
 WORSE = 1.10
 
@@ -135,8 +146,9 @@ def _measure(
     return results
 
 
-#: The order of the final target lines: type-check time, scale, bytes, docstring share, invoke, hostile bounds.
-TARGET_ORDER = ("mypy", "scale", "bind", "build", "invoke", "hostile", "import")
+#: The order of the final target lines: type-check time, the language server, scale, bytes, docstring share,
+#: invoke, hostile bounds.
+TARGET_ORDER = ("mypy", "lsp", "scale", "bind", "build", "invoke", "hostile", "import")
 
 
 def _targets(results: Results, only: list[str]) -> list[Target]:

@@ -9,7 +9,7 @@ the file on disk, as with ``--shadow-file``), and the plugin reads the same copy
 
 API::
 
-    checker = LiveChecker()
+    checker = LiveChecker(options)           # the project's options (project.project_options())
     checker.check("/project/app.py", text)   # -> {path: [LiveDiagnostic]} for each open buffer
     checker.close()                          # removes the shadow copies
 """
@@ -24,6 +24,7 @@ import tempfile
 from dataclasses import dataclass
 
 from mypy import build
+from mypy.build import State
 from mypy.errors import CompileError
 from mypy.find_sources import create_source_list
 from mypy.fscache import FileSystemCache
@@ -32,9 +33,11 @@ from mypy.options import Options
 from mypy.server.update import FineGrainedBuildManager
 
 from .codes import ERROR_CODES, UNCHECKED
+from .extract import runtime_visible
 from .plugin import OnellmPlugin
+from .warmcache import WarmCache
 
-__all__ = ["LiveChecker", "LiveDiagnostic"]
+__all__ = ["LiveChecker", "LiveDiagnostic", "live_options"]
 
 
 @dataclass(frozen=True)
@@ -51,33 +54,38 @@ class LiveDiagnostic:
     severity: str
 
 
-def _options() -> Options:
-    options = Options()
+def live_options(project: Options) -> Options:
+    """``project`` (the project's configuration, as ``onellm check`` reads it) set up for a warm build.
+
+    What ``onellm check`` needs on top of any configuration (``extract.runtime_visible``),
+    then the daemon's fine-grained mode, which follows no import silently: ``silent``
+    becomes ``normal`` (only the buffers' findings are read, so a followed module's errors
+    stay unseen either way).
+    """
+    options = runtime_visible(project)
     options.incremental = True
     options.fine_grained_incremental = True
     options.use_fine_grained_cache = False
     options.cache_dir = os.devnull
     options.local_partial_types = True  # required by fine-grained mode
-    options.follow_imports = "normal"  # the daemon supports no "silent"; other files' errors are filtered out
-    options.output = "json"
-    options.show_absolute_path = True
+    if options.follow_imports == "silent":
+        options.follow_imports = "normal"
+    for values in options.per_module_options.values():
+        if values.get("follow_imports") == "silent":
+            values["follow_imports"] = "normal"
     if hasattr(options, "num_workers"):  # parallel checking off, in the mypy versions that have it
         options.num_workers = 0
-    # mypy cannot follow an editable install's import hook: point it at onellm_runtime's tree.
-    import onellm_runtime
-
-    root = os.path.dirname(os.path.dirname(os.path.abspath(onellm_runtime.__file__)))
-    if not {"site-packages", "dist-packages"} & set(root.split(os.sep)):
-        options.mypy_path.append(root)
     return options
 
 
 class LiveChecker:
     """A warm mypy over the buffers an editor has open; one instance per server."""
 
-    def __init__(self) -> None:
+    def __init__(self, project: Options | None = None, cache: WarmCache | None = None) -> None:
         self._shadow_dir = tempfile.mkdtemp(prefix="onellm-lsp-")
-        self._options = _options()
+        self._options = live_options(project if project is not None else Options())
+        #: Where the first build loads the standard library and onellm_runtime from, when it is written.
+        self._cache = cache
         self._shadows: list[list[str]] = []
         self._options.shadow_file = self._shadows  # the plugin re-reads it on every check
         self._fscache = FileSystemCache()
@@ -143,18 +151,54 @@ class LiveChecker:
         buffer = self._buffers[path] = _Buffer(source, shadow)
         return buffer
 
+    @property
+    def options(self) -> Options:
+        """The options the builds run with (the project's, set up for a warm build)."""
+        return self._options
+
     def _build(self) -> list[str]:
-        """A cold build of every open buffer (the first check, or a buffer under a new root)."""
+        """A cold build of every open buffer (the first check, or a buffer under a new root).
+
+        With a warm cache, what the cache holds is loaded, not analysed; then the buffers,
+        and every cached module whose file changed since, are checked as an update.
+        """
         sources = [b.source for b in self._buffers.values()]
         self._roots = {s.base_dir for s in sources if s.base_dir}
         self._plugin = OnellmPlugin(self._options)
+        cache = self._cache if self._cache is not None and self._cache.ready else None
+        if cache is not None:
+            cache.reading(self._options)
         try:
-            result = build.build(sources, self._options, fscache=self._fscache, extra_plugins=[self._plugin])
+            result = build.build(
+                sources + ([cache.prelude] if cache is not None else []),
+                self._options,
+                fscache=self._fscache,
+                extra_plugins=[self._plugin],
+            )
         except CompileError:
             self._manager = None
             raise
         self._manager = FineGrainedBuildManager(result)
-        return result.errors
+        if not result.used_cache:
+            return result.errors
+        changed = [(s.module, s.path) for s in sources if s.path]
+        for state in self._manager.graph.values():
+            if state.path and state.id not in {m for m, _ in changed} and self._stale(state):
+                changed.append((state.id, state.path))
+        return self._manager.update(changed, [])
+
+    def _stale(self, state: State) -> bool:
+        """Has the file of a module loaded from the cache changed since the cache was written?"""
+        meta = state.meta
+        if meta is None or not state.is_fresh():
+            return True
+        assert state.path is not None
+        stat = self._fscache.stat_or_none(state.path)
+        if stat is None:
+            return True
+        if stat.st_size == meta.size and int(stat.st_mtime) == meta.mtime:
+            return False
+        return self._fscache.hash_digest(state.path) != meta.hash
 
 
 @dataclass(frozen=True)

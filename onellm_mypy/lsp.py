@@ -3,8 +3,8 @@
 Pyright and Pylance have no plugins, so their users would see tool problems only in a
 terminal. This server runs beside any type checker (it reports only the OLT codes and the
 ``onellm-unchecked`` note): on open and after each change (debounced), it checks the
-buffer's in-memory text through a warm in-process mypy (``live.LiveChecker``) and publishes
-the findings with their code, range and a link to the code's section of
+buffer's in-memory text through a warm mypy (``live.LiveChecker``) and publishes the
+findings with their code, range and a link to the code's section of
 ``docs/diagnostics.md``. Where a fix is mechanical it offers a quick fix:
 
 | finding | quick fix |
@@ -12,32 +12,57 @@ the findings with their code, range and a link to the code's section of
 | OLT002 ``'Any' has no schema`` | ``Any`` -> ``JsonValue``, importing it from ``onellm_runtime`` if needed |
 | OLT013 ``Range(a, b) has its minimum above its maximum`` | ``Range(b, a)`` |
 
-Settings (``initializationOptions``, or the command line): ``debounceMs`` (300) and
-``docsUrl`` (the page the code links point to; by default this checkout's
-``docs/diagnostics.md`` when it exists).
+mypy runs in a child process (``checkworker``), one check at a time, under the project's
+mypy configuration as ``onellm check`` reads it and starting from a warm cache
+(``warmcache``) when one is written, so the server answers requests while a check runs. A check made stale by a newer edit is dropped when it ends, or, once it has
+run as long as starting a new check process took, stopped with its process (waiting
+longer could cost more than starting over; either way at most twice the better choice).
+Findings are published only for the version of the text they were found in.
+
+Settings (``initializationOptions``, or the command line): ``debounceMs`` (300),
+``maxDocumentBytes`` (1,000,000: a larger buffer is not checked, and says so),
+``configFile`` (the mypy configuration, as ``onellm check --config-file``) and ``docsUrl``
+(the page the code links point to; by default this checkout's ``docs/diagnostics.md``
+when it exists).
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import asyncio
+import json
+import os
 import re
+import signal
 import sys
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from .live import LiveChecker, LiveDiagnostic
+from .fixtext import ImportEdit, json_value_import
 
-__all__ = ["OnellmServer", "main", "anchors", "quick_fixes", "DEFAULT_DEBOUNCE_MS"]
+__all__ = [
+    "OnellmServer",
+    "main",
+    "anchors",
+    "quick_fixes",
+    "too_large",
+    "DEFAULT_DEBOUNCE_MS",
+    "DEFAULT_MAX_DOCUMENT_BYTES",
+]
 
 DEFAULT_DEBOUNCE_MS = 300
+DEFAULT_MAX_DOCUMENT_BYTES = 1_000_000
+#: A new check process starts once the closed buffers the old one holds pass this share of the size limit.
+CLOSED_SHARE = 0.1
 SOURCE = "onellm"
+TOO_LARGE = "onellm-too-large"
 _DOCS = Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
 
 
@@ -61,118 +86,389 @@ def anchors(markdown: str) -> dict[str, str]:
     return found
 
 
-class OnellmServer(LanguageServer):
-    """The server: open buffers, a debounce timer per buffer, one checker thread."""
+def utf8_size(text: str) -> int:
+    """The size of ``text`` saved as UTF-8 (without encoding it when it is ASCII)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
-    def __init__(self, debounce_ms: int = DEFAULT_DEBOUNCE_MS, docs_url: str | None = None) -> None:
+
+def too_large(size: int, limit: int) -> types.Diagnostic:
+    """The one finding on a buffer above the size limit: not checked, and what to do."""
+    return types.Diagnostic(
+        range=types.Range(types.Position(0, 0), types.Position(1, 0)),
+        message=(
+            f"This file is {size:,} bytes, above the {limit:,} bytes onellm lsp checks: its tools are not "
+            "checked here. Run onellm check on it, or raise the limit (initializationOptions maxDocumentBytes, "
+            "or onellm lsp --max-document-bytes N)"
+        ),
+        severity=types.DiagnosticSeverity.Warning,
+        code=TOO_LARGE,
+        source=SOURCE,
+    )
+
+
+class _Worker:
+    """The check process as the server sees it: one request at a time over its pipes."""
+
+    def __init__(self, process: asyncio.subprocess.Process, started: float) -> None:
+        self.process = process
+        self.started = started
+        #: Seconds from starting the process to its first reply: what starting over costs.
+        self.startup: float | None = None
+        #: URI -> the size of the text last sent, for each open buffer the process holds.
+        self.holds: dict[str, int] = {}
+        #: The bytes of closed buffers it still holds (mypy keeps every module it was given).
+        self.closed_bytes = 0
+
+    @classmethod
+    async def start(cls, root: str, config_file: str | None) -> _Worker:
+        args = ["--config-file", config_file] if config_file else []
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "onellm_mypy.checkworker",
+            *args,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            cwd=root,
+        )
+        return cls(process, time.monotonic())
+
+    async def check(self, request: dict[str, Any]) -> dict[str, Any] | None:
+        """The reply to ``request``; None when the process ended first (stopped, or crashed)."""
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        payload = json.dumps(request, ensure_ascii=False).encode("utf-8")
+        try:
+            stdin.write(b"%d\n" % len(payload) + payload)
+            await stdin.drain()
+            header = await stdout.readline()
+            if not header:
+                return None
+            reply = json.loads(await stdout.readexactly(int(header)))
+        except (ConnectionError, asyncio.IncompleteReadError):
+            return None
+        if self.startup is None:
+            self.startup = time.monotonic() - self.started
+        return reply if isinstance(reply, dict) else None
+
+    def kill(self) -> None:
+        if self.process.returncode is None:
+            try:
+                os.kill(self.process.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
+            except ProcessLookupError:  # it ended meanwhile
+                pass
+
+
+@dataclass
+class _Job:
+    """The check the worker is running."""
+
+    uri: str
+    version: int
+    started: float
+    #: A newer edit came: the findings will not be published.
+    stale: bool = False
+    #: The worker was stopped for it.
+    stopped: bool = False
+    timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+
+class OnellmServer(LanguageServer):
+    """The server: open buffers, a debounce timer per buffer, one check process."""
+
+    def __init__(
+        self,
+        debounce_ms: int = DEFAULT_DEBOUNCE_MS,
+        docs_url: str | None = None,
+        max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
+        config_file: str | None = None,
+    ) -> None:
         super().__init__("onellm", "0.1.0")
         self.debounce_ms = debounce_ms
         self.docs_url = docs_url
+        self.max_document_bytes = max_document_bytes
+        self.config_file = config_file
         self._anchors: dict[str, str] = {}
         if _DOCS.is_file():
             self._anchors = anchors(_DOCS.read_text(encoding="utf-8"))
             if self.docs_url is None:
                 self.docs_url = _DOCS.as_uri()
-        self.checker: LiveChecker | None = None
-        # mypy is not thread-safe: every check runs on this one thread, in order.
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onellm-check")
-        self._pending: dict[str, asyncio.Task[None]] = {}
-        #: What was last published per URI (to skip publishing the same list again).
-        self._published: dict[str, list[types.Diagnostic]] = {}
+        self._worker: _Worker | None = None
+        self._job: _Job | None = None
+        #: Debounce timers, per URI.
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        #: URIs whose debounce ended, oldest first, waiting for the worker.
+        self._ready: dict[str, None] = {}
+        self._wake: asyncio.Event | None = None
+        self._loop_task: asyncio.Task[None] | None = None
+        #: What was last published per URI, with its version (to skip publishing the same again).
+        self._published: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}
+        #: Per URI, the version of its last published findings, and where the check process found
+        #: JsonValue would be imported in that text (absent: not worked out; None: does not parse).
+        self._fixable: dict[str, tuple[int, dict[str, Any]]] = {}
+        #: URIs whose "not checked" reason was logged.
+        self._told: set[str] = set()
+
+    @property
+    def root(self) -> str:
+        """The workspace's root: where the project's mypy configuration is looked for."""
+        root = self.workspace.root_path if self.workspace is not None else None
+        return root if root and os.path.isdir(root) else os.getcwd()
 
     def link(self, code: str) -> types.CodeDescription | None:
-        if self.docs_url is None:
+        if self.docs_url is None or code == TOO_LARGE:
             return None
         anchor = self._anchors.get(code)
         return types.CodeDescription(href=f"{self.docs_url}#{anchor}" if anchor else self.docs_url)
 
+    def log(self, kind: types.MessageType, message: str) -> None:
+        self.window_log_message(types.LogMessageParams(kind, f"onellm: {message}"))
+
+    # -- scheduling -------------------------------------------------------------------
+
     def schedule(self, uri: str, delay_ms: int) -> None:
         """Check ``uri`` after ``delay_ms`` unless another change comes first."""
-        old = self._pending.pop(uri, None)
+        loop = asyncio.get_running_loop()
+        old = self._timers.pop(uri, None)
         if old is not None:
             old.cancel()
-        self._pending[uri] = asyncio.get_running_loop().create_task(self._check_later(uri, delay_ms))
+        self._ready.pop(uri, None)
+        job = self._job
+        if job is not None and job.uri == uri:
+            self._made_stale(job)
+        self._timers[uri] = loop.call_later(delay_ms / 1000, self._make_ready, uri)
 
-    async def _check_later(self, uri: str, delay_ms: int) -> None:
-        await asyncio.sleep(delay_ms / 1000)
-        self._pending.pop(uri, None)
+    def _made_stale(self, job: _Job) -> None:
+        """A newer edit: drop the findings, and stop the worker once waiting costs more than a restart."""
+        if job.stale:
+            return
+        job.stale = True
+        worker = self._worker
+        if worker is None or worker.startup is None:
+            return  # the first check of a new process: what a restart would cost is not known yet
+        wait = max(0.0, worker.startup - (time.monotonic() - job.started))
+        job.timer = asyncio.get_running_loop().call_later(wait, self._stop_stale, job)
+
+    def _stop_stale(self, job: _Job) -> None:
+        if self._job is not job or self._worker is None:
+            return
+        job.stopped = True
+        self.log(
+            types.MessageType.Info,
+            f"a check of {job.uri} (version {job.version}) made stale by an edit ran "
+            f"{time.monotonic() - job.started:.1f} s: stopped, with its process",
+        )
+        self._worker.kill()
+        self._worker = None
+
+    def _make_ready(self, uri: str) -> None:
+        self._timers.pop(uri, None)
+        self._ready[uri] = None
+        if self._wake is None:
+            self._wake = asyncio.Event()
+            self._loop_task = asyncio.get_running_loop().create_task(self._run_checks(self._wake))
+        self._wake.set()
+
+    async def _run_checks(self, wake: asyncio.Event) -> None:
+        """One check at a time, in the order the buffers became ready."""
+        while True:
+            await wake.wait()
+            wake.clear()
+            while self._ready:
+                uri = next(iter(self._ready))
+                del self._ready[uri]
+                try:
+                    await self._check(uri)
+                except Exception as e:  # keep serving whatever one check did
+                    self.log(types.MessageType.Error, f"check failed: {e!r}")
+
+    # -- one check --------------------------------------------------------------------
+
+    async def _check(self, uri: str, retry: bool = True) -> None:
+        """Check ``uri``'s text in the check process and publish what it found.
+
+        A process that ends without replying (killed from outside, out of memory, a crash
+        of mypy itself) is replaced, and the text checked once more in the new one.
+        """
         document = self.workspace.text_documents.get(uri)
         path = to_fs_path(uri) if uri.startswith("file:") else None
-        if document is None or path is None or not path.endswith(".py"):
+        if document is None or document.version is None or path is None or not path.endswith(".py"):
             return
         version, text = document.version, document.source
-        loop = asyncio.get_running_loop()
-        try:
-            found = await loop.run_in_executor(self._worker, self._check, path, text)
-        except Exception as e:  # a crash in mypy or the plugin: say so, start afresh, keep serving
-            self.window_log_message(types.LogMessageParams(types.MessageType.Error, f"onellm: check failed: {e!r}"))
-            self._worker.submit(self._reset)
+        size = utf8_size(text)
+        if size > self.max_document_bytes:
+            self._fixable.pop(uri, None)
+            self.publish(uri, [too_large(size, self.max_document_bytes)], version)
             return
-        current = self.workspace.text_documents.get(uri)
-        if found is None or current is None or current.version != version:
-            return  # does not parse (the last findings stay), or edited meanwhile (the newer check publishes)
-        for found_path, diagnostics in found.items():
-            found_uri = uri if found_path == path else from_fs_path(found_path)
-            if found_uri is None or (found_uri != uri and found_uri not in self.workspace.text_documents):
-                continue
-            self.publish(found_uri, [self.diagnostic(d) for d in diagnostics], version if found_uri == uri else None)
+        if self._worker is not None and self._worker.closed_bytes > self.max_document_bytes * CLOSED_SHARE:
+            self.log(
+                types.MessageType.Info,
+                f"the check process still holds {self._worker.closed_bytes:,} bytes of closed files: "
+                "starting a new one (the open files are checked again)",
+            )
+            self.stop_worker()
+            for other in self.workspace.text_documents:
+                if other != uri:
+                    self._make_ready(other)
+        if self._worker is None:
+            self._worker = await _Worker.start(self.root, self.config_file)
+        worker = self._worker
+        worker.holds[uri] = size
+        job = self._job = _Job(uri, version, time.monotonic())
+        self.log(types.MessageType.Log, f"checking {uri} (version {version}, {size:,} bytes)")
+        try:
+            reply = await worker.check({"path": path, "version": version, "text": text})
+        finally:
+            self._job = None
+            if job.timer is not None:
+                job.timer.cancel()
+        if reply is None:
+            if job.stopped:
+                return  # the newer edit's check follows
+            code = await worker.process.wait()
+            if self._worker is worker:
+                self._worker = None
+            again = retry and not job.stale
+            self.log(
+                types.MessageType.Error,
+                f"the check process ended (exit code {code}) checking {uri} (version {version}); "
+                + ("checking it again in a new one" if again else "not checking it again before its next edit"),
+            )
+            if again:
+                await self._check(uri, retry=False)
+            return
+        if job.stale:
+            self.log(
+                types.MessageType.Info,
+                f"a check of {uri} (version {version}) made stale by an edit ended after "
+                f"{time.monotonic() - job.started:.1f} s: its findings were dropped",
+            )
+        self._take(uri, job, reply)
 
-    def _check(self, path: str, text: str) -> dict[str, list[LiveDiagnostic]] | None:
-        if self.checker is None:
-            self.checker = LiveChecker()
-        return self.checker.check(path, text)
+    def _take(self, uri: str, job: _Job, reply: dict[str, Any]) -> None:
+        """Publish what a check found: each buffer's findings, if its text is still the one checked."""
+        if "error" in reply:
+            self.log(types.MessageType.Error, str(reply["error"]))
+            return
+        if "skipped" in reply:
+            if uri not in self._told:
+                self._told.add(uri)
+                self.log(types.MessageType.Info, f"{uri} is not checked: {reply['skipped']}, as onellm check . would")
+            if not job.stale:
+                self.publish(uri, [], job.version)
+            return
+        cache = reply.get("cache")
+        if isinstance(cache, dict):
+            self.log(
+                types.MessageType.Info,
+                f"the check process started from the warm cache in {cache['directory']}"
+                if cache["was"] == "read"
+                else "the check process analysed the standard library and onellm_runtime; the warm cache "
+                f"that saves this next time is being written to {cache['directory']}",
+            )
+        if reply.get("reconfigured"):  # the mypy configuration changed: the other buffers' findings too
+            self.log(types.MessageType.Info, "the mypy configuration changed: checking the open files again")
+            for other in self.workspace.text_documents:
+                if other != uri:
+                    self._make_ready(other)
+        found: dict[str, Any] = reply.get("found", {})
+        for found_path, entry in found.items():
+            found_uri = uri if found_path == to_fs_path(uri) else from_fs_path(found_path)
+            document = self.workspace.text_documents.get(found_uri) if found_uri else None
+            if found_uri is None or document is None or document.version != entry["version"]:
+                continue  # closed, or edited since: the newer text's check publishes
+            self._fixable[found_uri] = (entry["version"], entry)
+            self.publish(found_uri, [self.diagnostic(*d) for d in entry["diagnostics"]], entry["version"])
 
-    def _reset(self) -> None:
-        """Drop the warm build (its state may be broken); the next check builds anew."""
-        if self.checker is not None:
-            self.checker.close()
-            self.checker = None
-
-    def diagnostic(self, d: LiveDiagnostic) -> types.Diagnostic:
-        end = types.Position(d.end_line, d.end_column) if d.end_column >= 0 else types.Position(d.line + 1, 0)
+    def diagnostic(
+        self, line: int, column: int, end_line: int, end_column: int, code: str, message: str, severity: str
+    ) -> types.Diagnostic:
+        end = types.Position(end_line, end_column) if end_column >= 0 else types.Position(line + 1, 0)
         return types.Diagnostic(
-            range=types.Range(types.Position(d.line, d.column), end),
-            message=d.message,
-            severity=types.DiagnosticSeverity.Error if d.severity == "error" else types.DiagnosticSeverity.Information,
-            code=d.code,
-            code_description=self.link(d.code),
+            range=types.Range(types.Position(line, column), end),
+            message=message,
+            severity=types.DiagnosticSeverity.Error if severity == "error" else types.DiagnosticSeverity.Information,
+            code=code,
+            code_description=self.link(code),
             source=SOURCE,
         )
 
     def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:
-        if self._published.get(uri) == diagnostics and version is None:
+        if self._published.get(uri) == (version, diagnostics):
             return
-        self._published[uri] = diagnostics
+        self._published[uri] = (version, diagnostics)
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )
 
+    def fixes(self, uri: str, diagnostics: Sequence[types.Diagnostic]) -> list[types.CodeAction]:
+        """The quick fixes for the findings the editor sends, on the text they were found in."""
+        document = self.workspace.text_documents.get(uri)
+        checked = self._fixable.get(uri)
+        if document is None or checked is None or checked[0] != document.version:
+            return []  # edited since the findings were published: their positions no longer hold
+        text, entry = document.source, checked[1]
+
+        def import_edit() -> ImportEdit | None:
+            if "jsonValueImport" not in entry:
+                return json_value_import(text)
+            found = entry["jsonValueImport"]
+            return None if found is None else ImportEdit(*found)
+
+        return quick_fixes(uri, text, diagnostics, import_edit)
+
     def forget(self, uri: str) -> None:
-        task = self._pending.pop(uri, None)
-        if task is not None:
-            task.cancel()
+        timer = self._timers.pop(uri, None)
+        if timer is not None:
+            timer.cancel()
+        self._ready.pop(uri, None)
+        if self._job is not None and self._job.uri == uri:
+            self._made_stale(self._job)
         self._published.pop(uri, None)
+        self._fixable.pop(uri, None)
+        if self._worker is not None and uri in self._worker.holds:
+            self._worker.closed_bytes += self._worker.holds.pop(uri)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def stop(self) -> None:
-        self._worker.shutdown(wait=True, cancel_futures=True)
-        if self.checker is not None:
-            self.checker.close()
+        """Stop the check process (at ``shutdown``, and when the connection ends)."""
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        self._ready.clear()
+        if self._loop_task is not None:
+            self._loop_task.cancel()
+        self.stop_worker()
+
+    def stop_worker(self) -> None:
+        if self._worker is not None:
+            self._worker.kill()
+            self._worker = None
 
 
-def _create(debounce_ms: int, docs_url: str | None) -> OnellmServer:
-    server = OnellmServer(debounce_ms, docs_url)
+def _positive(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _create(debounce_ms: int, docs_url: str | None, max_document_bytes: int, config_file: str | None) -> OnellmServer:
+    server = OnellmServer(debounce_ms, docs_url, max_document_bytes, config_file)
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: OnellmServer, params: types.InitializeParams) -> None:
         options = params.initialization_options
         if isinstance(options, dict):
-            debounce = options.get("debounceMs")
-            if isinstance(debounce, int) and debounce >= 0:
+            debounce = _positive(options.get("debounceMs"))
+            if debounce is not None:
                 ls.debounce_ms = debounce
+            limit = _positive(options.get("maxDocumentBytes"))
+            if limit is not None:
+                ls.max_document_bytes = limit
             url = options.get("docsUrl")
             if isinstance(url, str) and url:
                 ls.docs_url = url
+            config = options.get("configFile")
+            if isinstance(config, str) and config:
+                ls.config_file = config
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: OnellmServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -195,10 +491,7 @@ def _create(debounce_ms: int, docs_url: str | None) -> OnellmServer:
         types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
     )
     def code_action(ls: OnellmServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        document = ls.workspace.text_documents.get(params.text_document.uri)
-        if document is None:
-            return []
-        return quick_fixes(params.text_document.uri, document.source, params.context.diagnostics)
+        return ls.fixes(params.text_document.uri, params.context.diagnostics)
 
     return server
 
@@ -209,8 +502,17 @@ _ANY = re.compile(r"\b(?:typing\.|typing_extensions\.|t\.)?Any\b")
 _RANGE = re.compile(r"Range\((\s*[^,()]+?\s*),(\s*[^,()]+?\s*)\)")
 
 
-def quick_fixes(uri: str, text: str, diagnostics: Sequence[types.Diagnostic]) -> list[types.CodeAction]:
-    """The mechanical fixes for the OLT findings among ``diagnostics`` (those the editor sends for a range)."""
+def quick_fixes(
+    uri: str,
+    text: str,
+    diagnostics: Sequence[types.Diagnostic],
+    import_edit: Callable[[], ImportEdit | None] | None = None,
+) -> list[types.CodeAction]:
+    """The mechanical fixes for the OLT findings among ``diagnostics`` (those the editor sends for a range).
+
+    ``import_edit`` gives where ``JsonValue`` gets imported (None: ``text`` does not parse);
+    by default it is read from ``text``.
+    """
     lines = text.splitlines(keepends=True)
     actions: list[types.CodeAction] = []
     for d in diagnostics:
@@ -219,7 +521,7 @@ def quick_fixes(uri: str, text: str, diagnostics: Sequence[types.Diagnostic]) ->
         edits: list[types.TextEdit] | None = None
         title = ""
         if d.code == "OLT002" and "'Any' has no schema" in d.message:
-            edits = _any_to_json_value(text, lines, d.range)
+            edits = _any_to_json_value(lines, d.range, import_edit or (lambda: json_value_import(text)))
             title = "Use JsonValue (any JSON value) instead of Any"
         elif d.code == "OLT013" and "has its minimum above its maximum" in d.message:
             edits = _swap_range(lines, d.range)
@@ -247,44 +549,21 @@ def _one_line_match(lines: list[str], r: types.Range, pattern: re.Pattern[str]) 
     return (r.start.line, matches[0]) if len(matches) == 1 else None
 
 
-def _any_to_json_value(text: str, lines: list[str], r: types.Range) -> list[types.TextEdit] | None:
+def _any_to_json_value(
+    lines: list[str], r: types.Range, import_edit: Callable[[], ImportEdit | None]
+) -> list[types.TextEdit] | None:
     found = _one_line_match(lines, r, _ANY)
     if found is None:
         return None
     line, m = found
     edits = [types.TextEdit(types.Range(types.Position(line, m.start()), types.Position(line, m.end())), "JsonValue")]
-    parsed, imported = _json_value_import(text)
-    if not parsed:
+    imported = import_edit()
+    if imported is None:
         return None  # the buffer does not parse: no safe place for the import
-    if imported is not None:
-        edits.append(imported)
+    if imported.text:
+        at = types.Position(imported.line, imported.column)
+        edits.append(types.TextEdit(types.Range(at, at), imported.text))
     return edits
-
-
-def _json_value_import(text: str) -> tuple[bool, types.TextEdit | None]:
-    """Whether the buffer parses, and the edit that imports ``JsonValue`` (None: already imported)."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return False, None
-    last_import: ast.stmt | None = None
-    runtime_import: ast.ImportFrom | None = None
-    for stmt in tree.body:
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            last_import = stmt
-            if isinstance(stmt, ast.ImportFrom) and stmt.module == "onellm_runtime" and stmt.level == 0:
-                if any(alias.name == "JsonValue" and alias.asname in (None, "JsonValue") for alias in stmt.names):
-                    return True, None
-                if runtime_import is None and stmt.lineno == stmt.end_lineno:
-                    runtime_import = stmt
-    if runtime_import is not None:
-        # ``from onellm_runtime import tool`` -> ``from onellm_runtime import JsonValue, tool``
-        first = runtime_import.names[0]
-        at = types.Position(runtime_import.lineno - 1, first.col_offset)
-        return True, types.TextEdit(types.Range(at, at), "JsonValue, ")
-    line = last_import.end_lineno if last_import is not None and last_import.end_lineno else 0
-    at = types.Position(line, 0)
-    return True, types.TextEdit(types.Range(at, at), "from onellm_runtime import JsonValue\n")
 
 
 def _swap_range(lines: list[str], r: types.Range) -> list[types.TextEdit] | None:
@@ -304,9 +583,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="onellm lsp", description="Serve the OLT diagnostics over LSP (stdio).")
     parser.add_argument("--debounce-ms", type=int, default=DEFAULT_DEBOUNCE_MS, help="wait after a change (ms)")
     parser.add_argument("--docs-url", default=None, help="the page the diagnostics' code links point to")
+    parser.add_argument(
+        "--max-document-bytes",
+        type=int,
+        default=DEFAULT_MAX_DOCUMENT_BYTES,
+        metavar="N",
+        help="a larger buffer is not checked, and says so",
+    )
+    parser.add_argument(
+        "--config-file", metavar="FILE", help="the mypy configuration to follow (default: mypy's search from the root)"
+    )
     ns = parser.parse_args(argv)
-    server = _create(ns.debounce_ms, ns.docs_url)
-    server.start_io()
+    server = _create(ns.debounce_ms, ns.docs_url, ns.max_document_bytes, ns.config_file)
+    try:
+        server.start_io()
+    finally:
+        server.stop_worker()  # the connection ended without a shutdown request
     return 0
 
 

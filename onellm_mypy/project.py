@@ -1,4 +1,4 @@
-"""A project's mypy configuration, read the way ``mypy`` reads it, for ``onellm check``.
+"""A project's mypy configuration, read the way ``mypy`` reads it, for ``onellm check`` and ``onellm lsp``.
 
 mypy's own option processing (``mypy.main.process_options``) finds the configuration
 (``mypy.ini``, ``.mypy.ini``, ``pyproject.toml``'s ``[tool.mypy]``, ``setup.cfg``, walking up
@@ -26,7 +26,7 @@ from mypy.options import Options
 
 from . import codes as _codes  # registers the OLT codes, so disable_error_code may name them
 
-__all__ = ["NoFiles", "SKIPPED_DIRECTORIES", "project_sources"]
+__all__ = ["NoFiles", "SKIPPED_DIRECTORIES", "project_options", "project_sources", "walk_skips"]
 
 
 class NoFiles(Exception):
@@ -37,6 +37,9 @@ assert _codes.ERROR_CODES
 
 #: Directory names skipped under a directory argument, beyond what mypy itself skips.
 SKIPPED_DIRECTORIES = frozenset({"build"})
+
+#: Directory names mypy's own walk skips (with every name starting with a dot).
+_MYPY_SKIPS = frozenset({"site-packages", "node_modules", "__pycache__"})
 
 
 def _is_virtualenv(directory: str, cache: dict[str, bool]) -> bool:
@@ -56,6 +59,67 @@ def _skipped(path: str, under: str, cache: dict[str, bool]) -> bool:
     return False
 
 
+def _command_line(
+    paths: Sequence[str], config_file: str | None, excludes: Sequence[str], python_version: str | None
+) -> list[str]:
+    """The ``mypy`` command line that stands for onellm's options."""
+    args: list[str] = []
+    if config_file is not None:
+        args += ["--config-file", config_file]
+    for pattern in excludes:
+        args += ["--exclude", pattern]
+    if python_version is not None:
+        args += ["--python-version", python_version]
+    return args + list(paths)
+
+
+def _process(args: list[str], program: str) -> tuple[list[BuildSource], Options]:
+    # mypy prints configuration warnings; they go to stderr, never into a report on stdout
+    return process_options(args, stdout=sys.stderr, stderr=sys.stderr, require_targets=False, program=program)
+
+
+def project_options(
+    *, config_file: str | None = None, excludes: Sequence[str] = (), python_version: str | None = None
+) -> Options:
+    """The options ``mypy`` would check with from the working directory, whatever files it is given.
+
+    The language server's view of the project: the same search for the configuration and
+    the same reading of it as ``project_sources``, with no files named. Raises
+    ``SystemExit(2)`` with mypy's message when the configuration cannot be used.
+    """
+    return _process(_command_line((), config_file, excludes, python_version), "onellm lsp")[1]
+
+
+def walk_skips(path: str, options: Options) -> str | None:
+    """Why a walk of the working directory (``onellm check .``) would not reach ``path``, or None.
+
+    The walk's own steps, from the working directory down: a directory mypy or onellm
+    skips, or one ``exclude`` matches (as mypy matches it: relative to the working
+    directory, with a trailing ``/``), then the file against ``exclude``. A path outside the
+    working directory is never walked there, so nothing skips it.
+    """
+    from mypy.fscache import FileSystemCache
+    from mypy.modulefinder import matches_exclude
+
+    full = os.path.abspath(path)
+    here = os.getcwd()
+    if not full.startswith(here + os.sep):
+        return None
+    fscache = FileSystemCache()
+    directory = here
+    for part in os.path.relpath(full, here).split(os.sep)[:-1]:
+        directory = os.path.join(directory, part)
+        if part.startswith(".") or part in _MYPY_SKIPS:
+            return f"it is under {part}/, which mypy does not walk into"
+        if part in SKIPPED_DIRECTORIES or _is_virtualenv(directory, {}):
+            return f"it is under {part}/, which onellm check does not walk into"
+        if matches_exclude(directory, options.exclude, fscache, False):
+            return f"{part}/ matches the configuration's exclude"
+    if matches_exclude(full, options.exclude, fscache, False):
+        return "it matches the configuration's exclude"
+    return None
+
+
 def project_sources(
     paths: Sequence[str],
     *,
@@ -69,18 +133,7 @@ def project_sources(
     none). Raises ``SystemExit(2)`` with mypy's message on other usage errors (an unknown
     config file, a path that does not exist).
     """
-    args: list[str] = []
-    if config_file is not None:
-        args += ["--config-file", config_file]
-    for pattern in excludes:
-        args += ["--exclude", pattern]
-    if python_version is not None:
-        args += ["--python-version", python_version]
-    args += list(paths)
-    # mypy prints configuration warnings; they go to stderr, never into a report on stdout
-    sources, options = process_options(
-        args, stdout=sys.stderr, stderr=sys.stderr, require_targets=False, program="onellm check"
-    )
+    sources, options = _process(_command_line(paths, config_file, excludes, python_version), "onellm check")
     if not sources and not paths and not options.files:
         raise NoFiles("no paths given, and the mypy configuration names no files")
     directories = [os.path.abspath(p) for p in (paths or options.files or []) if os.path.isdir(p)]

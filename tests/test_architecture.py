@@ -97,7 +97,6 @@ EXCEPTIONS = {
     ),
     ("onellm_mypy.__main__", R + "cli"): "python -m onellm_mypy runs the onellm command",
     ("onellm_mypy.extract", "onellm_runtime"): "reads the package's directory for mypy_path (no names)",
-    ("onellm_mypy.live", "onellm_runtime"): "reads the package's directory for mypy_path (no names)",
 }
 
 
