@@ -21,7 +21,7 @@ import contextlib
 import json
 import sys
 import zlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -37,7 +37,7 @@ class Reports:
 
 
 @contextlib.asynccontextmanager
-async def open_reports() -> AsyncIterator[Reports]:
+async def open_reports() -> AsyncGenerator[Reports, None]:
     """Entered once when the server starts, exited when it stops."""
     print("reports opened", file=sys.stderr)
     try:

@@ -23,7 +23,7 @@ MEMOS = [
     ("onellm_runtime.core.rules", "_DEPTHS", DEFAULT_LIMIT),
     ("onellm_runtime.core.schema", "_RECORD_SCHEMAS", DEFAULT_LIMIT),
     ("onellm_runtime.core.markers", "_BY_CLASS", 1024),
-    ("onellm_runtime.core.docstrings", "_HEADER_KINDS", 512),
+    ("onellm_runtime.core.docstrings", "_KINDS_SEEN", 512),
 ]
 
 
