@@ -32,6 +32,13 @@ BOUNDS = (
         " MB/MB",
     ),
     ("hostile documents: worst event-loop stall up to 1 MB", "TARGET loop stall <= 50 ms up to 1 MB:", 50.0, " ms"),
+    ("hostile source: worst static evaluator CPU / ast.parse CPU", "TARGET evaluator <= 20x ast.parse:", 20.0, "x"),
+    (
+        "hostile source: worst static evaluator peak memory per MB of input",
+        "TARGET evaluator peak memory <= 50 MB per MB of input:",
+        50.0,
+        " MB/MB",
+    ),
 )
 _WORST = re.compile(r"worst ([0-9.]+)")
 
