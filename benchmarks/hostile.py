@@ -477,7 +477,9 @@ def _mypy_peak(module: str, plugin: bool) -> tuple[float, float]:
 def measure_evaluator(size: int, repeat: int, with_mypy: bool) -> tuple[float, float]:
     """Per module: the CPU of reading every marker argument against ``ast.parse`` of the same
     bytes, and the reads' peak memory per MB of input; returns the worst of each."""
-    print(f"{'module':<26} {'size':>8} {'computed':>8} {'reads ms':>9} {'/ast.parse':>10} {'peak MB':>8} {'MB/MB in':>9}")
+    print(
+        f"{'module':<26} {'size':>8} {'computed':>8} {'reads ms':>9} {'/ast.parse':>10} {'peak MB':>8} {'MB/MB in':>9}"
+    )
     _evaluate_markers(*_parsed("from x import y\nDescription(1)\n"))  # imports, before anything is timed
     worst, worst_memory = 0.0, 0.0
     for label, text in _evaluator_modules(size).items():
