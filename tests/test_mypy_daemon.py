@@ -13,7 +13,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from gen.edits import Project, Workspace, describe, run_sequence
+from gen.edits import Outcome, Project, Workspace, check_edits, describe, run_sequence
 
 NOT_CHECKED = (
     "app.py:9:2: note: Tool 'place' was not checked (Bounded comes from a module mypy does not follow); "
@@ -63,6 +63,23 @@ def test_moving_a_record_out_of_a_module_that_is_then_deleted_does_not_stop_the_
         assert daemon == reference
     finally:
         ws.stop()
+
+
+def test_mypys_own_daemon_crash_is_recognised_and_not_counted(tmp_path: Path) -> None:
+    """A syntax error added to ``app.py``, ``aliases.py`` (which it imports) deleted, the syntax error
+    removed: the daemon stops with a ``KeyError`` with or without the plugin (docs/editors.md). The
+    differential replays it without the plugin, records it as mypy's, and starts a new daemon."""
+    start = Project(record_home="shared", record_bounds=(9, 0))
+    broken = dataclasses.replace(start, broken=frozenset({"app"}))
+    deleted = dataclasses.replace(broken, alias_home=None)
+    mended = dataclasses.replace(deleted, broken=frozenset())
+    again = dataclasses.replace(mended, alias_home="aliases")
+    steps = [("add a syntax error", broken), ("delete", deleted), ("remove it", mended), ("restore", again)]
+    outcome = check_edits(start, steps, tmp_path, Outcome(0, 0))
+    crashes = [(c.edit, c.crash, c.mypys_own) for c in outcome.checks if c.crash]
+    assert crashes == [("remove it", "mypy/dmypy_server.py direct_imports: KeyError: 'aliases'", True)]
+    assert outcome.failures == []
+    assert outcome.checks[-1].daemon == outcome.checks[-1].reference != []
 
 
 def _differential(tmp_path: Path, seed: int, sequences: int, edits: int) -> None:

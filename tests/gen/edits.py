@@ -36,7 +36,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Project", "Check", "Outcome", "Workspace", "random_edits", "run_sequence", "findings", "describe"]
+__all__ = [
+    "Project",
+    "Check",
+    "Outcome",
+    "Workspace",
+    "random_edits",
+    "run_sequence",
+    "check_edits",
+    "findings",
+    "describe",
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -206,7 +216,7 @@ def findings(output: str) -> list[str]:
 
 
 _CRASH = re.compile(r"Daemon crashed|Traceback \(most recent call last\)|INTERNAL ERROR")
-_LAST_FRAME = re.compile(r'File "[^"]*?([\w/]+\.py)", line \d+, in (\w+)\n.*\n(\w+Error: .*)$', re.S)
+_FRAME = re.compile(r'File "[^"]*?([\w/]+\.py)", line \d+, in (\w+)')
 
 
 @dataclass
@@ -294,26 +304,26 @@ class Workspace:
         text = done.stdout + done.stderr
         if _CRASH.search(text):
             self.stop()
-            found = _LAST_FRAME.search(text.rstrip())
-            return [], " ".join(found.groups()) if found else text.strip().splitlines()[-1]
+            frames = _FRAME.findall(text)
+            where = f"{frames[-1][0]} {frames[-1][1]}: " if frames else ""
+            return [], where + text.strip().splitlines()[-1]
         return findings(done.stdout), ""
 
     def stop(self) -> None:
         self._run("-m", "mypy.dmypy", "--status-file", "dmypy.json", "kill")
 
 
-def _crashes_without_plugin(start: Project, edits: list[tuple[str, Project]], upto: int) -> bool:
-    """Whether the daemon, without the plugin, crashes on edit ``upto`` of the same sequence."""
+def _crashes_without_plugin(projects: list[Project]) -> bool:
+    """Whether a daemon without the plugin, started on the first project and given each next one
+    in turn, crashes on the last (and not before)."""
     with tempfile.TemporaryDirectory() as tmp:
         ws = Workspace(Path(tmp), plugin=False)
         try:
-            ws.write(start)
-            ws.daemon()
-            for i, (_, project) in enumerate(edits[: upto + 1]):
+            for i, project in enumerate(projects):
                 ws.write(project)
                 _, crash = ws.daemon()
                 if crash:
-                    return i == upto
+                    return i == len(projects) - 1
             return False
         finally:
             ws.stop()
@@ -322,17 +332,23 @@ def _crashes_without_plugin(start: Project, edits: list[tuple[str, Project]], up
 def run_sequence(seed: int, sequence: int, edits: int, directory: Path) -> Outcome:
     """Start the project, then check it after each edit; the daemon is stopped at the end."""
     start, steps = random_edits(seed, sequence, edits)
-    outcome = Outcome(seed, sequence)
+    return check_edits(start, steps, directory, Outcome(seed, sequence))
+
+
+def check_edits(start: Project, steps: list[tuple[str, Project]], directory: Path, outcome: Outcome) -> Outcome:
+    """The three runs on ``start`` and after each of ``steps``, added to ``outcome``."""
     ws = Workspace(directory)
+    #: The projects the running daemon has seen, from the one it started on.
+    seen: list[Project] = []
     try:
-        ws.write(start)
         for name, project in [("start", start), *steps]:
             ws.write(project)
+            seen.append(project)
             daemon, crash = ws.daemon()
             check = Check(name, ws.reference(), ws.incremental(), daemon, crash)
-            if crash:
-                index = len(outcome.checks) - 1  # the edit's index in ``steps`` (-1: the start)
-                check.mypys_own = index >= 0 and _crashes_without_plugin(start, steps, index)
+            if crash:  # the next run starts a new daemon
+                check.mypys_own = len(seen) > 1 and _crashes_without_plugin(seen)
+                seen = []
             outcome.checks.append(check)
     finally:
         ws.stop()
