@@ -1,6 +1,7 @@
 """The plugin in the mypy daemon: after every edit, the findings ``mypy --no-incremental`` gives.
 
-Two reproductions of what the daemon got wrong, then a bounded run of the random edit
+Two reproductions of what the daemon got wrong, mypy's own daemon crash recognised as such
+(slow group), then a bounded run of the random edit
 sequences of ``tests/gen/edits.py`` (records, an alias, an enum and constants in shared modules;
 moves, deletions, syntax errors, marker and constant changes), each edit checked by the daemon
 and by incremental mypy against ``--no-incremental``. The longer run is in the slow group, and
@@ -65,6 +66,7 @@ def test_moving_a_record_out_of_a_module_that_is_then_deleted_does_not_stop_the_
         ws.stop()
 
 
+@pytest.mark.slow  # five checks and a replay of four daemon runs
 def test_mypys_own_daemon_crash_is_recognised_and_not_counted(tmp_path: Path) -> None:
     """A syntax error added to ``app.py``, ``aliases.py`` (which it imports) deleted, the syntax error
     removed: the daemon stops with a ``KeyError`` with or without the plugin (docs/editors.md). The
