@@ -211,8 +211,14 @@ def random_edits(seed: int, sequence: int, count: int) -> tuple[Project, list[tu
 
 
 def findings(output: str) -> list[str]:
-    """The plugin's lines of a mypy output: OLT findings and "was not checked" notes, sorted."""
-    return sorted(line for line in output.splitlines() if "[OLT" in line or "was not checked" in line)
+    """The plugin's lines of a mypy output, sorted: OLT findings, "was not checked" notes, and
+    mypy's INTERNAL ERROR line (a crash of a plugin hook, which no run may have)."""
+    return sorted(
+        line for line in output.splitlines() if "[OLT" in line or "was not checked" in line or _INTERNAL in line
+    )
+
+
+_INTERNAL = "INTERNAL ERROR"
 
 
 _CRASH = re.compile(r"Daemon crashed|Traceback \(most recent call last\)|INTERNAL ERROR")
@@ -236,6 +242,8 @@ class Check:
     def failed(self) -> bool:
         if self.crash:
             return not self.mypys_own
+        if any(_INTERNAL in line for line in self.reference):
+            return True
         return self.incremental != self.reference or self.daemon != self.reference
 
 
@@ -289,7 +297,7 @@ class Workspace:
         done = self._run(
             "-m", "mypy", "--no-incremental", "--cache-dir", os.devnull, "--config-file", "mypy.ini", *self._modules()
         )
-        return findings(done.stdout)
+        return findings(done.stdout + done.stderr)
 
     def incremental(self) -> list[str]:
         done = self._run("-m", "mypy", "--cache-dir", ".cache", "--config-file", "mypy.ini", *self._modules())
