@@ -2,9 +2,10 @@
 
 The project: records, an ``Annotated`` alias, an enum and constants in shared modules
 (``shared.py``, ``models.py``, ``aliases.py``), and tools that use them in ``app.py`` and
-``more.py``. An edit moves the record between ``shared.py`` and ``models.py`` (``models.py``
-is deleted when it holds nothing, and the imports follow), deletes or restores the module
-defining the alias (its user keeps importing it), adds or removes a syntax error, or changes
+``more.py``. An edit moves the record between ``shared.py`` and ``models.py`` or the alias
+between ``aliases.py`` and ``shared.py`` (a module is deleted when it holds nothing, and the
+imports follow), deletes or restores ``aliases.py`` (its user keeps importing it), adds or
+removes a syntax error, or changes
 a marker's bounds, a constant or an enum member's value. After every edit the project is
 checked by the daemon (``dmypy run``), by incremental mypy with a kept cache, and by
 ``mypy --no-incremental``, the reference: each of the first two must report exactly the
@@ -139,8 +140,14 @@ def _move_record(p: Project, r: random.Random) -> Project | None:
     return dataclasses.replace(p, record_home="shared" if p.record_home == "models" else "models")
 
 
+def _move_alias(p: Project, r: random.Random) -> Project | None:
+    if p.alias_home is None:
+        return None
+    return dataclasses.replace(p, alias_home="shared" if p.alias_home == "aliases" else "aliases")
+
+
 def _delete_alias_module(p: Project, r: random.Random) -> Project | None:
-    return dataclasses.replace(p, alias_home=None) if p.alias_home is not None else None
+    return dataclasses.replace(p, alias_home=None) if p.alias_home == "aliases" else None
 
 
 def _restore_alias_module(p: Project, r: random.Random) -> Project | None:
@@ -180,6 +187,7 @@ def _color(p: Project, r: random.Random) -> Project | None:
 
 EDITS = {
     "move the record": _move_record,
+    "move the alias": _move_alias,
     "delete the alias's module": _delete_alias_module,
     "restore the alias's module": _restore_alias_module,
     "add a syntax error": _break,
