@@ -24,8 +24,9 @@ runs, so the front end and ``onellm_runtime`` are imported on the first hook. Ho
 more than once and possibly in several processes, so nothing they decide depends on an
 earlier hook: the instance keeps only caches of pure results (parsed sources keyed by
 file stamps, lowered records, which attributes wrap static or class methods), all
-dropped whenever mypy parses a module again, and per checked module the modules its
-tools read (for ``get_additional_indirect_deps``).
+dropped whenever mypy parses a module again or the daemon deletes one, and per checked
+module the modules its tools read (for ``get_additional_indirect_deps``, dropped too when
+the module is parsed again).
 """
 
 from __future__ import annotations
