@@ -24,19 +24,26 @@ beside ``json.loads`` of the same reply (the floor: reading the reply at all).
 Then the MCP server: each document read as a ``tools/call`` frame the way the server reads it
 before the SDK (against ``json.loads`` of the frame), and a normal client's ``initialize``
 latency against ``onellm serve-mcp --http`` alone and beside 1,100 connections that each sent
-half a request head (a ratio). The last line is the worst ratio of bind CPU time to
-``json.loads`` CPU time.
+half a request head (a ratio).
+Then the static evaluator: modules of 1 MB that ask it for far more than their size (a tuple of
+3,000 references to a long string, formatted or not; many reads of one large tuple, of format
+widths, of concatenations; a huge integer literal), each marker argument read as the static side
+reads it: the reads' CPU against ``ast.parse`` of the same bytes and their peak memory per MB
+(and, unless ``--skip-mypy``, mypy's own CPU and peak memory on the first one, with the plugin
+and without). The last line is the worst ratio of bind CPU time to ``json.loads`` CPU time.
 
     python benchmarks/hostile.py [--repeat 3] [--smoke] [--skip-mypy]
 
 Targets: no document above 20x ``json.loads``, none above 50 MB of peak memory
 per MB of input, no loop stall above 50 ms for documents up to 1 MB; the same CPU and
-stall bounds for ``dispatch`` of a reply.
+stall bounds for ``dispatch`` of a reply; no evaluator module above 20x ``ast.parse`` or 50 MB
+of peak memory per MB.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import asyncio
 import base64
 import json
@@ -552,6 +559,122 @@ def measure_mcp_half_open(half_open: int, repeat: int) -> None:
     )
 
 
+# --- the static evaluator: constant values read from hostile source ---------------------------------
+
+
+def _evaluator_modules(size: int) -> dict[str, str]:
+    """Modules of about ``size`` bytes, one per way source can ask the static evaluator for more
+    than it is: each tool's ``Description(...)`` argument is one read."""
+    head = "from typing import Annotated\nfrom onellm_runtime import Description, tool\n"
+
+    def tools(template: str, fill: int) -> str:
+        out: list[str] = []
+        total, i = 0, 0
+        while total < fill:
+            line = f"@tool\ndef t{i}(a: Annotated[str, Description({template.format(i=i)})]) -> str:\n    return a\n"
+            out.append(line)
+            total += len(line)
+            i += 1
+        return "".join(out)
+
+    refs = 3000
+    long = "S = '" + "x" * max(1, size - 4 * refs - 200) + "'\n"
+    refs_line = "T = (" + ", ".join(["S"] * refs) + ")\n"
+    ones = "T = (" + ", ".join(["1"] * min(9000, size // 8)) + ")\n"
+    piece = "A = '" + "a" * min(40_000, size // 4) + "'\n"
+    hex_int = "H = 0x" + "f" * (size - 200) + "\n"
+    return {
+        "tuple of refs, f-string": head + long + refs_line + tools('f"{{T}}"', 0),
+        "tuple of refs as a value": head + long + refs_line + tools("T", 0),
+        "many reads of one tuple": head + ones + tools('f"{{T}}{i}"', size - len(ones)),
+        "many format widths": head + tools('f"{{{i}:>10000}}"', size),
+        "many concatenations": head + piece + tools("A + A + '{i}'", size - len(piece)),
+        "a huge integer literal": head + hex_int + tools('f"{{H % 7}}"', 0),
+    }
+
+
+def _parsed(text: str) -> tuple[Any, Any]:
+    """``text`` parsed by the static side's source cache: the module and the cache."""
+    from onellm_mypy import source as src
+
+    cache = src.SourceCache()
+    cache.texts["hostile.py"] = text
+    return cache.module("hostile.py"), cache
+
+
+def _evaluate_markers(ms: Any, cache: Any) -> int:
+    """Read every ``Description`` argument of a parsed module as the static side reads marker
+    arguments (names bound once at module level, the cache's allowance); how many were computed.
+    The values are kept until the end, as the static side keeps what it read in the tools' models."""
+    from onellm_mypy import source as src
+    from onellm_mypy.compute import evaluate
+
+    cache.new_generation()  # each measured run starts with the allowance whole
+
+    def resolve(expr: ast.expr) -> src.Resolution:
+        if isinstance(expr, ast.Name):
+            found = ms.bindings.get(expr.id, [])
+            if len(found) == 1 and found[0].value is not None:
+                return src.Bound(found[0].value, resolver)
+        return None
+
+    resolver = src.Resolver(resolve, cache.allowance)
+    kept: list[object] = []
+    for node in ast.walk(ms.tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
+            if node.func.id == "Description":
+                kept.append(evaluate(node.args[0], resolver))
+    return sum(not src.not_computed(value) for value in kept)
+
+
+def _mypy_peak(module: str, plugin: bool) -> tuple[float, float]:
+    """mypy on ``module`` in a child: its CPU seconds and peak resident memory (MB)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "hostile_module.py").write_text(module)
+        Path(tmp, "mypy.ini").write_text("[mypy]\n" + ("plugins = onellm_mypy\n" if plugin else ""))
+        probe = (
+            "import resource, sys\nfrom mypy import api\n"
+            "api.run(['--no-incremental', '--config-file', 'mypy.ini', 'hostile_module.py'])\n"
+            "u = resource.getrusage(resource.RUSAGE_SELF)\n"
+            "print(u.ru_utime + u.ru_stime, u.ru_maxrss)\n"
+        )
+        out = subprocess.run([sys.executable, "-c", probe], cwd=tmp, capture_output=True, text=True, timeout=1200)
+        cpu, rss = out.stdout.split()[-2:]
+    return float(cpu), int(rss) / KB
+
+
+def measure_evaluator(size: int, repeat: int, with_mypy: bool) -> tuple[float, float]:
+    """Per module: the CPU of reading every marker argument against ``ast.parse`` of the same
+    bytes, and the reads' peak memory per MB of input; returns the worst of each."""
+    print(
+        f"{'module':<26} {'size':>8} {'computed':>8} {'reads ms':>9} {'/ast.parse':>10} {'peak MB':>8} {'MB/MB in':>9}"
+    )
+    _evaluate_markers(*_parsed("from x import y\nDescription(1)\n"))  # imports, before anything is timed
+    worst, worst_memory = 0.0, 0.0
+    for label, text in _evaluator_modules(size).items():
+        ms, cache = _parsed(text)
+        cpu = _cpu(lambda: _evaluate_markers(ms, cache), repeat)
+        parse = _cpu(lambda: ast.parse(text), repeat)
+        computed = _evaluate_markers(ms, cache)
+        peak = _peak(lambda: _evaluate_markers(ms, cache))
+        worst = max(worst, cpu / parse)
+        worst_memory = max(worst_memory, peak / len(text))
+        print(
+            f"{label:<26} {_size_text(len(text)):>8} {computed:>8} {cpu * 1e3:>9.1f} {cpu / parse:>9.1f}x "
+            f"{peak / MB:>8.1f} {peak / len(text):>9.1f}"
+        )
+    if with_mypy:
+        module = _evaluator_modules(size)["tuple of refs, f-string"]
+        plain_cpu, plain_rss = _mypy_peak(module, False)
+        cpu, rss = _mypy_peak(module, True)
+        print(
+            f"mypy on the first module ({_size_text(len(module))}): {plain_cpu:.1f} s CPU and {plain_rss:.0f} MB peak "
+            f"without the plugin, {cpu:.1f} s and {rss:.0f} MB with it "
+            f"({(rss - plain_rss) / (len(module) / MB):.0f} MB more per MB of input)"
+        )
+    return worst, worst_memory
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds: checks that every part runs")
@@ -579,6 +702,13 @@ def main() -> None:
     print("4. The MCP server")
     measure_mcp_frames(sizes, repeat)
     measure_mcp_half_open(50 if args.smoke else 1_100, 1 if args.smoke else 5)
+    print()
+    print("5. The static evaluator (constant values in markers, defaults, options)")
+    cpu, memory = measure_evaluator(64 * KB if args.smoke else MB, repeat, not args.skip_mypy)
+    print(f"TARGET evaluator <= 20x ast.parse: worst {cpu:.1f}x {'met' if cpu <= 20 else 'MISSED'}")
+    print(
+        f"TARGET evaluator peak memory <= 50 MB per MB of input: worst {memory:.1f} {'met' if memory <= 50 else 'MISSED'}"
+    )
     print()
     print(f"worst ratio of bind CPU time to json.loads CPU time: {worst:.1f}x")
 

@@ -39,6 +39,13 @@ BOUNDS = (
         50.0,
         " ms",
     ),
+    ("hostile source: worst static evaluator CPU / ast.parse CPU", "TARGET evaluator <= 20x ast.parse:", 20.0, "x"),
+    (
+        "hostile source: worst static evaluator peak memory per MB of input",
+        "TARGET evaluator peak memory <= 50 MB per MB of input:",
+        50.0,
+        " MB/MB",
+    ),
 )
 _WORST = re.compile(r"worst ([0-9.]+)")
 

@@ -12,10 +12,18 @@ is not computed), nor is ``complex``; an enum member is no operand and no f-stri
 (how it prints depends on its class and Python's version). Anything else is ``Unreadable``,
 which the callers report as OLT014 wherever the value would be written.
 
-Cost is bounded by the source, not by what it asks for: each read visits at most
+Cost is bounded by the source, not by what it asks for. Each read visits at most
 ``_MAX_STEPS`` nodes, follows ``_MAX_NAMES`` names in a row and nests ``_MAX_NESTING``
-deep, and each string or integer it makes has a size limit, as has everything it makes
-together. A value past a bound is ``Unreadable`` too (``"x" * 10**9`` is refused twice over).
+deep. Every value it reaches has a size (the characters of a string, the digits of an
+integer, its items' sizes together for a tuple or list), counted where the value is read,
+through a name as much as written in place, so a tuple of 3,000 references to one long
+string has the size of 3,000 such strings. Sizes are counted before anything is built:
+a string made (``+``, an f-string, a conversion) has at most ``_MAX_TEXT`` characters,
+an integer ``_MAX_INT_BITS`` bits, and a value is formatted only when its size is within
+``_MAX_TEXT``; one read reaches ``_MAX_MADE`` in all. The reads of one generation also
+share the source cache's ``Allowance`` (steps and sizes in proportion to the sources'
+bytes), so many small reads cannot add up to more than the input allows. A value past a
+bound is ``Unreadable`` (``"x" * 10**9`` is refused twice over).
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from .source import EnumValue, Opaque, Resolve, Unreadable
+from .source import Allowance, EnumValue, Opaque, Resolve, Resolver, Unreadable
 
 __all__ = ["evaluate", "LIMITS"]
 
@@ -38,7 +46,7 @@ _MAX_NESTING = 100
 _MAX_STEPS = 10_000
 #: Characters of one computed string.
 _MAX_TEXT = 100_000
-#: Characters and digits made in one read, every value together.
+#: Characters and digits one read reaches or makes, every value together.
 _MAX_MADE = 1_000_000
 #: Bits of one computed integer (about 4,900 digits).
 _MAX_INT_BITS = 16_384
@@ -62,7 +70,8 @@ _CONVERSIONS: dict[int, Callable[[object], str]] = {ord("s"): str, ord("r"): rep
 
 def evaluate(expr: ast.expr, resolve: Resolve, names: int = 0) -> object:
     """The value of ``expr``, or ``Opaque`` (a value never written) or ``Unreadable``."""
-    return _Reader().value(expr, resolve, names, 0)
+    allowance = resolve.allowance if isinstance(resolve, Resolver) else None
+    return _Reader(allowance).value(expr, resolve, names, 0)
 
 
 def _is_number(value: object) -> bool:
@@ -93,40 +102,66 @@ def _widths_fit(spec: str) -> bool:
     return True
 
 
-class _Reader:
-    """One read: the steps taken and the size made so far, against the bounds."""
+#: The size of a scalar that is neither a string nor an integer (a float's ``repr`` is at most 24).
+_SCALAR_SIZE = 24
 
-    def __init__(self) -> None:
+
+class _Reader:
+    """One read: the steps taken and the size reached so far, against the bounds."""
+
+    def __init__(self, allowance: Allowance | None) -> None:
         self.steps = 0
         self.made = 0
+        self.allowance = allowance
+        #: The size of each tuple and list this read built, by id (the value kept alive with it).
+        self.sizes: dict[int, tuple[object, int]] = {}
 
-    def _made(self, value: object) -> object:
-        """``value`` if its size, and the total made, are within bounds; else Unreadable."""
-        if isinstance(value, str):
-            size = len(value)
-            if size > _MAX_TEXT:
-                return _UNREADABLE
-        elif type(value) is int:
-            bits = value.bit_length()
-            if bits > _MAX_INT_BITS:
-                return _UNREADABLE
-            size = bits // 3 + 1
-        else:
-            size = 1
+    def size(self, value: object) -> int:
+        """The characters or digits ``value`` holds (a container: its items', and two per item)."""
+        kind = type(value)
+        if isinstance(value, (str, bytes)) and (kind is str or kind is bytes):
+            return len(value)
+        if isinstance(value, int) and kind is int:
+            return value.bit_length() // 3 + 1
+        if kind is tuple or kind is list:
+            built = self.sizes.get(id(value))
+            return built[1] if built is not None else _MAX_MADE + 1  # no container comes from elsewhere
+        return _SCALAR_SIZE
+
+    def spend(self, size: int) -> bool:
+        """Count ``size`` against the read's bound and the generation's allowance; whether it fits."""
         self.made += size
-        return value if self.made <= _MAX_MADE else _UNREADABLE
+        if self.allowance is not None:
+            self.allowance.made -= size
+            if self.allowance.made < 0:
+                return False
+        return self.made <= _MAX_MADE
+
+    def reached(self, value: object) -> object:
+        """``value`` (read or made), if its size fits the bounds; else Unreadable."""
+        if isinstance(value, int) and type(value) is int and value.bit_length() > _MAX_INT_BITS:
+            return _UNREADABLE
+        return value if self.spend(self.size(value)) else _UNREADABLE
+
+    def step(self, nesting: int) -> bool:
+        """One node visited at this depth; whether the bounds allow it."""
+        self.steps += 1
+        if self.allowance is not None:
+            self.allowance.steps -= 1
+            if self.allowance.steps < 0:
+                return False
+        return self.steps <= _MAX_STEPS and nesting <= _MAX_NESTING
 
     def value(self, expr: ast.expr, resolve: Resolve, names: int, nesting: int) -> object:
-        self.steps += 1
-        if self.steps > _MAX_STEPS or nesting > _MAX_NESTING:
+        if not self.step(nesting):
             return _UNREADABLE
         inner = nesting + 1
         if isinstance(expr, ast.Constant):
-            return expr.value
+            return self.reached(expr.value)
         if isinstance(expr, (ast.Name, ast.Attribute)):
             found = resolve(expr)
             if isinstance(found, EnumValue):
-                return found
+                return self.reached(found)
             if found is not None and names < _MAX_NAMES:
                 return self.value(found.value, found.resolve, names + 1, inner)
             return _UNREADABLE
@@ -144,12 +179,16 @@ class _Reader:
             return self._fstring(expr, resolve, names, inner)
         if isinstance(expr, (ast.Tuple, ast.List)):
             items: list[object] = []
+            size = 2
             for elt in expr.elts:
                 item = self.value(elt, resolve, names, inner)
                 if isinstance(item, (Opaque, Unreadable)):
                     return item
                 items.append(item)
-            return tuple(items) if isinstance(expr, ast.Tuple) else items
+                size += self.size(item) + 2
+            built: object = tuple(items) if isinstance(expr, ast.Tuple) else items
+            self.sizes[id(built)] = (built, size)
+            return built
         if isinstance(expr, _NEVER_WRITTEN):
             return _OPAQUE
         return _UNREADABLE
@@ -164,9 +203,10 @@ class _Reader:
         right = self.value(expr.right, resolve, names, nesting)
         if type(left) is str and type(right) is str and isinstance(op, ast.Add):
             assert isinstance(left, str) and isinstance(right, str)
-            if len(left) + len(right) > _MAX_TEXT:
+            size = len(left) + len(right)
+            if size > _MAX_TEXT or not self.spend(size):
                 return _UNREADABLE
-            return self._made(left + right)
+            return left + right
         if not (_is_number(left) and _is_number(right)):
             return _UNREADABLE
         a: int | float = left  # type: ignore[assignment]  # checked by _is_number
@@ -187,7 +227,7 @@ class _Reader:
                 result = a % b
         except ArithmeticError:  # a zero divisor, an int too large for a float
             return _UNREADABLE
-        return self._made(result)
+        return self.reached(result)
 
     def _fstring(self, expr: ast.JoinedStr, resolve: Resolve, names: int, nesting: int) -> object:
         pieces: list[str] = []
@@ -206,19 +246,21 @@ class _Reader:
             if size > _MAX_TEXT:
                 return _UNREADABLE
             pieces.append(piece)
-        return self._made("".join(pieces))
+        if not self.spend(size):
+            return _UNREADABLE
+        return "".join(pieces)
 
     def _formatted(self, part: ast.FormattedValue, resolve: Resolve, names: int, nesting: int) -> object:
         """One ``{value!conversion:spec}``, formatted as Python formats it."""
         value = self.value(part.value, resolve, names, nesting)
-        if not _plain(value):
-            return _UNREADABLE
+        if not _plain(value) or self.size(value) > _MAX_TEXT:
+            return _UNREADABLE  # a value is formatted only when its text is within the bound
         convert = _CONVERSIONS.get(part.conversion)
         if part.conversion != -1:
             if convert is None:  # pragma: no cover - the parser allows only s, r and a
                 return _UNREADABLE
             try:
-                value = self._made(convert(value))
+                value = self.reached(convert(value))
             except ValueError:  # an int of more digits than ``str`` converts
                 return _UNREADABLE
             if isinstance(value, Unreadable):
@@ -235,4 +277,4 @@ class _Reader:
             text = format(value, spec)
         except (ValueError, TypeError, OverflowError):  # a spec the value refuses, too many digits
             return _UNREADABLE
-        return self._made(text)
+        return self.reached(text)

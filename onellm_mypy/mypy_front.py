@@ -369,7 +369,7 @@ class Frontend:
         def resolve(expr: ast.expr) -> Resolution:
             return self._resolve_value(expr, scope)
 
-        return resolve
+        return src.Resolver(resolve, self.sources.allowance)
 
     def _resolve_value(self, expr: ast.expr, scope: Scope) -> Resolution:
         # A class-body or module-level name bound exactly once: read its value where it was bound.

@@ -24,8 +24,9 @@ runs, so the front end and ``onellm_runtime`` are imported on the first hook. Ho
 more than once and possibly in several processes, so nothing they decide depends on an
 earlier hook: the instance keeps only caches of pure results (parsed sources keyed by
 file stamps, lowered records, which attributes wrap static or class methods), all
-dropped whenever mypy parses a module again, and per checked module the modules its
-tools read (for ``get_additional_indirect_deps``).
+dropped whenever mypy parses a module again or the daemon deletes one, and per checked
+module the modules its tools read (for ``get_additional_indirect_deps``, dropped too when
+the module is parsed again).
 """
 
 from __future__ import annotations
@@ -118,6 +119,10 @@ class OnellmPlugin(Plugin):
         #: module's digest re-check anything, so without one (``--no-incremental``, ``onellm
         #: check``) no module is read for it, and those without tools are never parsed.
         self._digests = options.incremental or options.fine_grained_incremental or options.cache_fine_grained
+        #: The daemon deletes a module without parsing anything: how many modules the build
+        #: had when this generation began tells a deletion (see ``_follow_deletions``).
+        self._daemon = options.fine_grained_incremental
+        self._generation_size = -1
         #: When set (by the extractor), each hook also keeps what it lowered, by context node.
         self.collected: dict[int, tuple[object, list[LoweredTool]]] | None = None
 
@@ -257,6 +262,7 @@ class OnellmPlugin(Plugin):
         tree = getattr(ctx.api, "tree", None)
         if not isinstance(tree, MypyFile) or self._modules is None:
             return
+        self._follow_deletions()
         from .sites import refused_call, refused_call_findings
 
         if not refused_call(call):
@@ -290,6 +296,10 @@ class OnellmPlugin(Plugin):
         modules mypy actually reprocesses; library and stub modules are left alone.
         """
         self.new_generation()  # a module (re)parsed: what was lowered before may be stale
+        # What its tools read when the daemon last re-checked them, never asked for since: the
+        # module's own check now reports afresh (a stale entry could name a module deleted
+        # later in the same update, which the daemon would then look up and not find).
+        self._deps.pop(file.fullname, None)
         try:
             _keep_text_of_fileless(self.sources, file)
             if self._digests:
@@ -304,9 +314,20 @@ class OnellmPlugin(Plugin):
         self._memo = None
         self._wrapped.clear()
         self._lowered.clear()
+        self._generation_size = len(self._modules) if self._modules is not None else -1
         if self._sources is not None:
             self._sources.new_generation()
             self._sources.set_shadows(self.options.shadow_file or [])
+
+    def _follow_deletions(self) -> None:
+        """A new generation when the daemon deleted a module since this one began.
+
+        An update that only deletes a module parses nothing, so ``get_additional_deps`` does
+        not start a generation; what was lowered from the deleted module (an alias, a record)
+        and the parsed source of its file would otherwise be reused by the tools re-checked.
+        """
+        if self._daemon and self._modules is not None and len(self._modules) != self._generation_size:
+            self.new_generation()
 
     def _record_digest(self, file: MypyFile) -> None:
         path = file.path
@@ -365,6 +386,7 @@ class OnellmPlugin(Plugin):
         from .mypy_front import Frontend, RecordMemo
         from .sites import class_tool, create_tool, decorator_tools
 
+        self._follow_deletions()
         module = tree.fullname
         if self._memo is None:
             self._memo = RecordMemo()

@@ -43,6 +43,8 @@ __all__ = [
     "Bound",
     "Resolution",
     "Resolve",
+    "Resolver",
+    "Allowance",
     "Opaque",
     "Unreadable",
     "read_constant",
@@ -313,6 +315,10 @@ class SourceCache:
     def __init__(self) -> None:
         self._modules: dict[str, tuple[object, ModuleSource | None]] = {}
         self._checked: set[str] = set()
+        #: Bytes of each source held, for the allowance.
+        self._sizes: dict[str, int] = {}
+        #: What the generation's value reads may spend together (see ``Allowance``).
+        self.allowance = Allowance()
         #: Normalised source path -> the file read in its place.
         self.shadows: dict[str, str] = {}
         #: Path as mypy names the module (``<string>`` for ``-c``) -> its text.
@@ -320,6 +326,7 @@ class SourceCache:
 
     def new_generation(self) -> None:
         self._checked.clear()
+        self.allowance = Allowance(sum(self._sizes.values()))
 
     def set_shadows(self, pairs: list[list[str]] | list[tuple[str, str]]) -> None:
         """``options.shadow_file``: (source, shadow) pairs."""
@@ -367,15 +374,22 @@ class SourceCache:
             parsed = _parse(path, data)
         except OSError:
             parsed = None
-        self._modules[path] = (stamp, parsed)
+        self._held(path, stamp, parsed)
         return parsed
+
+    def _held(self, path: str, stamp: object, parsed: ModuleSource | None) -> None:
+        """Keep a parsed source; its bytes widen the allowance of this generation and the next ones."""
+        self._modules[path] = (stamp, parsed)
+        size = len(parsed.data) if parsed is not None else 0
+        self.allowance.widen(size - self._sizes.get(path, 0))
+        self._sizes[path] = size
 
     def _from_text(self, path: str, text: str) -> ModuleSource | None:
         cached = self._modules.get(path)
         if cached is not None and cached[0] == text:
             return cached[1]
         parsed = _parse(path, text.encode("utf-8"))
-        self._modules[path] = (text, parsed)
+        self._held(path, text, parsed)
         return parsed
 
 
@@ -445,6 +459,41 @@ class Bound:
 Resolution = Union[EnumValue, Bound, None]
 #: Resolves a ``Name`` or ``Attribute`` chain where an expression was written.
 Resolve = Callable[[ast.expr], Resolution]
+
+
+class Allowance:
+    """What every value read of one generation may spend together, in proportion to the sources.
+
+    Each read has bounds of its own (``compute.LIMITS``); this one keeps many reads from
+    adding up to more than the sources' size allows: ``STEPS_PER_BYTE`` nodes visited and
+    ``MADE_PER_BYTE`` characters read or made per byte of the sources held, above a floor.
+    Past it, every further read of the generation is not computed (OLT014).
+    """
+
+    FLOOR_STEPS = 200_000
+    FLOOR_MADE = 4_000_000
+    STEPS_PER_BYTE = 2
+    MADE_PER_BYTE = 20
+
+    def __init__(self, source_bytes: int = 0) -> None:
+        self.steps = self.FLOOR_STEPS + self.STEPS_PER_BYTE * source_bytes
+        self.made = self.FLOOR_MADE + self.MADE_PER_BYTE * source_bytes
+
+    def widen(self, source_bytes: int) -> None:
+        """A source parsed in this generation (or a changed one's new size) adds its share."""
+        self.steps += self.STEPS_PER_BYTE * source_bytes
+        self.made += self.MADE_PER_BYTE * source_bytes
+
+
+class Resolver:
+    """A ``Resolve`` that carries the generation's ``Allowance`` to every read it serves."""
+
+    def __init__(self, resolve: Callable[[ast.expr], Resolution], allowance: Allowance) -> None:
+        self._resolve = resolve
+        self.allowance = allowance
+
+    def __call__(self, expr: ast.expr) -> Resolution:
+        return self._resolve(expr)
 
 
 class Opaque:

@@ -52,6 +52,8 @@ TARGET_LINES = (
     r"hostile documents: worst event-loop stall up to 1 MB <= 50\.00 ms: [0-9.]+ ms",
     r"dispatch of a large reply: CPU / json\.loads CPU <= 20\.00x: [0-9.]+x",
     r"dispatch of a large reply: event-loop stall up to 1 MB <= 50\.00 ms: [0-9.]+ ms",
+    r"hostile source: worst static evaluator CPU / ast\.parse CPU <= 20\.00x: [0-9.]+x",
+    r"hostile source: worst static evaluator peak memory per MB of input <= 50\.00 MB/MB: [0-9.]+ MB/MB",
 )
 
 
@@ -173,8 +175,12 @@ def test_hostile_documents_smoke_prints_every_document_and_the_worst_ratio_last(
         "TARGET bind <= 20x json.loads:",
         "TARGET peak memory <= 50 MB per MB of input:",
         "TARGET loop stall <= 50 ms up to 1 MB:",
+        "TARGET evaluator <= 20x ast.parse:",
+        "TARGET evaluator peak memory <= 50 MB per MB of input:",
     ):
         assert any(line.startswith(target) for line in lines), target
+    for module in ("tuple of refs, f-string", "many reads of one tuple", "a huge integer literal"):
+        assert sum(1 for line in lines if line.startswith(module + " ")) == 1, module
     assert any(line.startswith("Tool.create with a Literal of 200 values:") for line in lines)
     assert any(line.startswith("mypy on a 100-member Enum") for line in lines)
     assert any("the former regex fullmatch" in line for line in lines)
