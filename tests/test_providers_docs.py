@@ -16,7 +16,7 @@ BLOCKS = [block for path in DOCS for block in blocks(path.read_text())]
 
 def test_the_doc_has_its_blocks() -> None:
     kinds = [k for k, _, _ in BLOCKS]
-    assert kinds.count("command") == 4 and kinds.count("output") >= 8
+    assert kinds.count("command") == len(PROVIDER_NAMES) and kinds.count("output") >= 8
     assert all(written is not None for _, _, written in BLOCKS)
 
 
