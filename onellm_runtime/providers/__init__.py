@@ -66,10 +66,10 @@ def provider_definitions(provider: str, tools: ToolsLike) -> list[ToolDefinition
     ``tools`` are a ``ToolSet``, ``Tool`` objects (two with one name raise
     ``ToolDefinitionError``, OLT007) or manifest entries (a listing: passed as they are).
     """
+    items = offered(tools)
     adapter = ADAPTERS.get(provider)
     if adapter is None:
         raise ValueError(f"provider must be one of {', '.join(ADAPTERS)}, not {provider!r}")
-    items = offered(tools)
     if adapter.definitions is not None:
         return adapter.definitions(items)
     return [adapter.form(t) for t in items]
