@@ -35,7 +35,6 @@ PROVIDERS = (
     Provider("anthropic", "_anthropic", entry_pairs=True, null_means_absent=False),
     Provider("gemini", "_gemini", entry_pairs=True, null_means_absent=False),
     Provider("mcp", "_mcp", entry_pairs=False, null_means_absent=False),
-    Provider("toy", "_toy", entry_pairs=False, null_means_absent=False),
 )
 
 PROVIDER_NAMES = tuple(p.name for p in PROVIDERS)
@@ -45,7 +44,7 @@ NULL_MEANS_ABSENT = frozenset(p.name for p in PROVIDERS if p.null_means_absent)
 #: The reply shapes ``dispatch`` answers, as its ``provider=`` (each adapter's ``replies``;
 #: ``"openai"`` is the Responses API, ``"openai-chat"`` Chat Completions). A ``Literal`` is
 #: written out, not derived: ``tests/test_providers_registry.py`` holds it to the adapters.
-DispatchProvider = Literal["openai", "openai-chat", "anthropic", "gemini", "mcp", "toy"]
+DispatchProvider = Literal["openai", "openai-chat", "anthropic", "gemini", "mcp"]
 
 
 def check_provider(provider: object) -> None:

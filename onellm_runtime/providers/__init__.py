@@ -23,7 +23,6 @@ from ._dispatch import Approver, Dispatch, DispatchedCall, DispatchProvider, dis
 from ._gemini import gemini_tool
 from ._mcp import mcp_structured_content, mcp_tool
 from ._openai import openai_tool
-from ._toy import toy_tool
 from ._outputs import MEDIA, anthropic_result, chat_result, gemini_result, mcp_result, responses_result
 from .registry import ADAPTERS
 
@@ -55,7 +54,6 @@ __all__ = [
     "openai_tool",
     "provider_definitions",
     "responses_result",
-    "toy_tool",
     "unknown_tool_message",
 ]
 
