@@ -1,7 +1,9 @@
-"""The live output blocks of ``docs/providers.md``: each ``<!-- output: EXPR -->`` marker is
+"""The live output blocks of ``docs/providers.md`` and its evidence appendix
+``docs/providers-evidence.md`` (``DOCS``): each ``<!-- output: EXPR -->`` marker is
 followed by a JSON block of ``EXPR``'s value, each ``<!-- command: ARGS -->`` by the output of
 ``onellm schemas ARGS``. ``render`` fills the blocks (run by hand after a deliberate change:
-``python tests/provider_docs.py``); the docs test checks that every block is what it says."""
+``python tests/provider_docs.py`` rewrites both files); the docs test checks that every block is
+what it says."""
 
 from __future__ import annotations
 
@@ -16,6 +18,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "providers.md"
+EVIDENCE = ROOT / "docs" / "providers-evidence.md"
+#: The files whose markers are live output: the user's tables, and the evidence they link to.
+DOCS = (DOC, EVIDENCE)
 MARKER = re.compile(r"<!-- (output|command): (.*?) -->\n(?:\n```json\n.*?\n```\n)?", re.S)
 
 
@@ -72,5 +77,5 @@ def render(doc: str) -> str:
 
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT / "tests"))
-    source = Path(sys.argv[1]) if len(sys.argv) > 1 else DOC
-    DOC.write_text(render(source.read_text()))
+    for path in DOCS:
+        path.write_text(render(path.read_text()))

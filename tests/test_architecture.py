@@ -50,7 +50,8 @@ RULES = {
         *(_rule(leaf, set(LEAVES), {"typing_extensions"}) for leaf in sorted(LEAVES)),
         _rule(R + "front", {R + "core", *LEAVES}, {"typing_extensions"}),
         _rule("onellm_mypy", {R + "core", R + "aliases", R + "annotations"}, {"mypy", "pygls", "lsprotocol"}),
-        _rule(R + "binding", {R + "core", R + "errortext"}, {"typing_extensions"}),
+        # the provider table's binding rules (which providers send null for "not given")
+        _rule(R + "binding", {R + "core", R + "errortext", R + "provider_names"}, {"typing_extensions"}),
         _rule(R + "tool", {R + "core", R + "front", R + "binding", *LEAVES}, {"typing_extensions"}),
         _rule(R + "invoking", {R + "core", R + "binding", R + "tool", *LEAVES}, {"typing_extensions"}),
         # the tools offered together, one per name (what dispatch, the adapters and the server take)

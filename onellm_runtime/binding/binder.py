@@ -9,6 +9,7 @@ from typing import Any, cast
 
 from ..core.model import Param, Returns, ToolModel
 from ..errortext import describe
+from ..provider_names import NULL_MEANS_ABSENT
 from . import jsonparse
 from .compiler import Compiler
 from .containers import as_object
@@ -161,7 +162,7 @@ class CompiledBinder:
         else:
             kind = sent(arguments, Call(False, False, False, False))
             raise ArgumentError(f"Arguments must be a JSON object, got {kind}.")
-        openai = provider == "openai"
+        openai = provider in NULL_MEANS_ABSENT
         decoder = self._provider_decoder(provider) if provider is not None else None
         if decoder is not None:
             doc = self._decode(doc, raw, decoder)

@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errortext import install_hint
+from ..provider_names import PROVIDER_NAMES
 from . import lock, manifest
 from .modulepath import find_module
 
@@ -153,7 +154,7 @@ def _schemas_arguments(parser: argparse.ArgumentParser) -> None:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--static", action="store_true", help="read the source through mypy; import nothing")
     mode.add_argument("--runtime", action="store_true", help="import the modules (the default)")
-    parser.add_argument("--provider", choices=("openai", "anthropic", "gemini", "mcp"))
+    parser.add_argument("--provider", choices=PROVIDER_NAMES)
     parser.add_argument("paths", nargs="+", metavar="PATH_OR_MODULE")
 
 

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..providers import ProviderError, anthropic_tool, gemini_tool, mcp_tool, openai_tool
+from ..providers import ProviderError
+from ..providers.registry import ADAPTERS
 from .tokens import ESTIMATOR, estimate_tokens
 
 __all__ = [
@@ -34,14 +35,9 @@ VERSION = 1
 
 Entry = Mapping[str, Any]
 
-#: Each provider's form of one tool, as the lock records it (the adapters' defaults: OpenAI's
+#: Each provider's form of one tool, as the lock records it (each adapter's ``form``: OpenAI's
 #: Responses API strict, Anthropic strict, Gemini's JSON Schema form, MCP's ``tools/list`` entry).
-FORMS: dict[str, Callable[[Entry], Mapping[str, Any]]] = {
-    "openai": openai_tool,
-    "anthropic": anthropic_tool,
-    "gemini": gemini_tool,
-    "mcp": mcp_tool,
-}
+FORMS: dict[str, Callable[[Entry], Mapping[str, Any]]] = {name: a.form for name, a in ADAPTERS.items()}
 
 
 class LockError(ValueError):

@@ -24,6 +24,7 @@ from ._gemini import gemini_tool
 from ._mcp import mcp_structured_content, mcp_tool
 from ._openai import openai_tool
 from ._outputs import MEDIA, anthropic_result, chat_result, gemini_result, mcp_result, responses_result
+from .registry import ADAPTERS
 
 __all__ = [
     "AnthropicLimits",
@@ -56,8 +57,6 @@ __all__ = [
     "unknown_tool_message",
 ]
 
-PROVIDERS = ("openai", "anthropic", "gemini", "mcp")
-
 
 def provider_definitions(provider: str, tools: ToolsLike) -> list[ToolDefinition]:
     """Every tool's definition for one request to ``provider`` (the ``onellm schemas --provider`` output).
@@ -68,12 +67,9 @@ def provider_definitions(provider: str, tools: ToolsLike) -> list[ToolDefinition
     ``ToolDefinitionError``, OLT007) or manifest entries (a listing: passed as they are).
     """
     items = offered(tools)
-    if provider == "openai":
-        return [openai_tool(t) for t in items]
-    if provider == "anthropic":
-        return anthropic_tools(items)
-    if provider == "gemini":
-        return [gemini_tool(t) for t in items]
-    if provider == "mcp":
-        return [mcp_tool(t) for t in items]
-    raise ValueError(f"provider must be one of {', '.join(PROVIDERS)}, not {provider!r}")
+    adapter = ADAPTERS.get(provider)
+    if adapter is None:
+        raise ValueError(f"provider must be one of {', '.join(ADAPTERS)}, not {provider!r}")
+    if adapter.definitions is not None:
+        return adapter.definitions(items)
+    return [adapter.form(t) for t in items]

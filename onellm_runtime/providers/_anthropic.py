@@ -20,10 +20,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ._adapter import Adapter, Reply
+from ._calls import anthropic_calls
 from ._common import NotStrict, ToolDefinition, ToolLike, ToolsLike, offered, source_of, warn
 from ._downconvert import Schema, is_nullable, kind_of, map_children, move, pairs_schema
+from ._outputs import anthropic_result
 
 __all__ = [
+    "ADAPTER",
     "anthropic_tool",
     "anthropic_tools",
     "anthropic_strict_schema",
@@ -236,3 +240,11 @@ def anthropic_tools(tools: ToolsLike, strict: bool = True) -> list[ToolDefinitio
             d = _definition(src.name, src.description, src.input_schema, False, (*d.warnings, message))
         out.append(d)
     return out
+
+
+#: The registry's row for Anthropic: strict, with the request's limits applied across a list.
+ADAPTER = Adapter(
+    form=anthropic_tool,
+    replies=(Reply("anthropic", anthropic_calls, lambda id, name, _, result: anthropic_result(id, result, name)),),
+    definitions=anthropic_tools,
+)

@@ -8,11 +8,20 @@ list, a Gemini ``Content`` or its ``parts``), and returns the calls in the reply
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-__all__ = ["FoundCall", "plain", "json_kind", "FINDERS"]
+__all__ = [
+    "FoundCall",
+    "plain",
+    "json_kind",
+    "responses_calls",
+    "chat_calls",
+    "anthropic_calls",
+    "gemini_calls",
+    "mcp_calls",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,12 +165,3 @@ def mcp_calls(reply: Any) -> list[FoundCall]:
     if "params" in body:
         body = _map(body["params"])
     return [FoundCall("", _str(body.get("name")), body.get("arguments", {}))]
-
-
-FINDERS: dict[str, Callable[[Any], list[FoundCall]]] = {
-    "openai": responses_calls,
-    "openai-chat": chat_calls,
-    "anthropic": anthropic_calls,
-    "gemini": gemini_calls,
-    "mcp": mcp_calls,
-}

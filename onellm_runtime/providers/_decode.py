@@ -21,11 +21,12 @@ from typing import cast
 
 from ..core import rules
 from ..core.model import Annotated, ArrayType, MapType, Nullable, Record, ToolModel, TypeNode, UnionType
+from ..provider_names import PROVIDERS
 
 __all__ = ["PAIR_PROVIDERS", "Decoder", "compile_decoder", "key_path", "DecodeError"]
 
-#: The providers whose adapters may write a dictionary as a list of entries.
-PAIR_PROVIDERS = frozenset({"openai", "anthropic", "gemini"})
+#: The providers whose adapters may write a dictionary as a list of entries (``Provider.entry_pairs``).
+PAIR_PROVIDERS = frozenset(p.name for p in PROVIDERS if p.entry_pairs)
 
 _Node = Callable[[object, str], object]
 Decoder = Callable[[Mapping[str, object]], Mapping[str, object]]

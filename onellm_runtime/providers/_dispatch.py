@@ -15,14 +15,16 @@ import inspect
 import warnings
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..context import ToolEvent
 from ..errortext import cut, describe
+from ..provider_names import DispatchProvider
 from ..results import JsonPart, ToolResult
-from ._calls import FINDERS, FoundCall, json_kind, plain
+from ._calls import FoundCall, json_kind, plain
 from ._common import ProviderWarning
-from ._outputs import Item, anthropic_result, chat_result, gemini_result, mcp_result, responses_result
+from ._outputs import Item
+from .registry import BINDING, REPLIES
 
 if TYPE_CHECKING:
     from ..invoking.invoker import ToolInvoker
@@ -30,16 +32,19 @@ if TYPE_CHECKING:
     from ..tool import Tool
     from ..toolset import ToolSet
 
-__all__ = ["Approver", "Dispatch", "DispatchedCall", "ask_approver", "dispatch", "unknown_tool_message"]
+__all__ = [
+    "Approver",
+    "Dispatch",
+    "DispatchProvider",
+    "DispatchedCall",
+    "ask_approver",
+    "dispatch",
+    "unknown_tool_message",
+]
 
-#: ``"openai"`` is the Responses API, ``"openai-chat"`` Chat Completions.
-DispatchProvider = Literal["openai", "openai-chat", "anthropic", "gemini", "mcp"]
 #: Asked for each call of a ``requires_approval`` tool, before the batch runs: True runs it,
 #: False refuses it; any other answer, or an exception, is the call's error result (``ask_approver``).
 Approver = Callable[["DispatchedCall"], bool | Awaitable[bool]]
-
-#: The binder's provider for each API (Chat Completions reads as OpenAI does).
-_BINDING = {"openai": "openai", "openai-chat": "openai", "anthropic": "anthropic", "gemini": "gemini", "mcp": "mcp"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +112,12 @@ def _tool_table(tools: ToolSet | Iterable[Tool[..., Any]] | Mapping[str, Tool[..
 def _arguments(raw: object, provider: str) -> str | bytes | Mapping[str, object] | ToolResult:
     """What the invoker binds: the API's JSON text or object; else the error result for the call.
 
-    OpenAI sends a JSON string (its bytes are read as the same text); the other APIs an object.
+    An API that sends a JSON string (``Reply.text_arguments``) may have its bytes read as the
+    same text; the others send an object.
     """
     if isinstance(raw, (str, Mapping)):
         return cast("str | Mapping[str, object]", raw)
-    if isinstance(raw, bytes) and provider in ("openai", "openai-chat"):
+    if isinstance(raw, bytes) and REPLIES[provider].text_arguments:
         return raw
     return ToolResult.failure(f"Arguments must be a JSON object, got {json_kind(raw)}.")
 
@@ -158,15 +164,7 @@ def _job_of(result: ToolResult, started: Mapping[str, Job]) -> Job | None:
 
 
 def _write(provider: str, call: DispatchedCall, result: ToolResult) -> tuple[Item, list[str]]:
-    if provider == "openai":
-        return responses_result(call.id, result, call.name)
-    if provider == "openai-chat":
-        return chat_result(call.id, result, call.name)
-    if provider == "anthropic":
-        return anthropic_result(call.id, result, call.name)
-    if provider == "gemini":
-        return gemini_result(call.id, call.name, result, call.name)
-    return mcp_result(result, call.tool), []
+    return REPLIES[provider].write(call.id, call.name, call.tool, result)
 
 
 async def dispatch(
@@ -191,13 +189,13 @@ async def dispatch(
     """
     from ..invoking.invoker import SLICE, ToolCall, ToolInvoker
 
-    finder = FINDERS.get(provider)
-    if finder is None:
-        raise ValueError(f"provider must be one of {', '.join(FINDERS)}, not {provider!r}")
+    shape = REPLIES.get(provider)
+    if shape is None:
+        raise ValueError(f"provider must be one of {', '.join(REPLIES)}, not {provider!r}")
     table = _tool_table(tools)
-    found: list[FoundCall] = finder(plain(reply))
+    found: list[FoundCall] = shape.find(plain(reply))
     out = Dispatch(provider)
-    if not found and provider != "mcp":
+    if not found:  # an MCP request is always one call
         return out
     runner = invoker if invoker is not None else ToolInvoker()
     listeners = () if on_event is None else (on_event,)
@@ -222,7 +220,7 @@ async def dispatch(
         answers.append(None)
     del found  # the calls hold what was found: a large reply's records are not kept twice while it runs
     before = set(runner.jobs)
-    ran = iter(await runner.invoke_all(batch, provider=_BINDING[provider], listeners=listeners))
+    ran = iter(await runner.invoke_all(batch, provider=BINDING[provider], listeners=listeners))
     del batch
     started = {job_id: runner.jobs[job_id] for job_id in set(runner.jobs) - before}
     for index, (call, decided_answer) in enumerate(zip(out.calls, answers, strict=True)):

@@ -22,10 +22,13 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
+from ._adapter import Adapter, Reply
+from ._calls import gemini_calls
 from ._common import ProviderError, ToolDefinition, ToolLike, source_of
 from ._downconvert import Schema, is_nullable, kind_of, map_children, move, ordered, pairs_schema, types_of
+from ._outputs import gemini_result
 
-__all__ = ["gemini_tool", "gemini_json_schema", "gemini_openapi_schema", "SCHEMA_FIELDS"]
+__all__ = ["ADAPTER", "gemini_tool", "gemini_json_schema", "gemini_openapi_schema", "SCHEMA_FIELDS"]
 
 #: Formats the JSON Schema form reads; others are said in words.
 JSON_SCHEMA_FORMATS = frozenset({"date-time", "date", "time"})
@@ -155,3 +158,10 @@ def gemini_tool(tool: ToolLike, form: Literal["json_schema", "openapi"] = "json_
             except ProviderError as e:
                 raise ProviderError(f"Tool '{src.name}': {e}") from None
     return ToolDefinition(body, None, ())
+
+
+#: The registry's row for Gemini: the JSON Schema form (``parametersJsonSchema``).
+ADAPTER = Adapter(
+    form=gemini_tool,
+    replies=(Reply("gemini", gemini_calls, lambda id, name, _, result: gemini_result(id, name, result, name)),),
+)

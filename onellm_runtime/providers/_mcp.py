@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._adapter import Adapter, Reply
+from ._calls import mcp_calls
 from ._common import ToolDefinition, ToolLike, source_of
 from ._downconvert import Schema
+from ._outputs import mcp_result
 
-__all__ = ["mcp_tool", "mcp_output_schema", "mcp_structured_content", "RESULT_KEY"]
+__all__ = ["ADAPTER", "mcp_tool", "mcp_output_schema", "mcp_structured_content", "RESULT_KEY"]
 
 RESULT_KEY = "result"
 
@@ -52,3 +55,11 @@ def mcp_tool(tool: ToolLike) -> ToolDefinition:
     if out is not None:
         body["outputSchema"] = out
     return ToolDefinition(body, None, ())
+
+
+#: The registry's row for MCP: the ``tools/list`` entry; a ``tools/call`` answered with a
+#: ``CallToolResult`` (media carried as they are, so nothing to warn about).
+ADAPTER = Adapter(
+    form=mcp_tool,
+    replies=(Reply("mcp", mcp_calls, lambda _, __, tool, result: (mcp_result(result, tool), [])),),
+)

@@ -19,6 +19,8 @@ from __future__ import annotations
 import copy
 from typing import Literal
 
+from ._adapter import Adapter, Reply
+from ._calls import chat_calls, responses_calls
 from ._common import NotStrict, ToolDefinition, ToolLike, source_of, warn
 from ._downconvert import (
     Schema,
@@ -32,8 +34,9 @@ from ._downconvert import (
     ordered,
     pairs_schema,
 )
+from ._outputs import chat_result, responses_result
 
-__all__ = ["openai_tool", "openai_strict_schema", "openai_loose_schema"]
+__all__ = ["ADAPTER", "openai_tool", "openai_strict_schema", "openai_loose_schema"]
 
 #: Formats strict mode reads; any other is said in words.
 STRICT_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})
@@ -183,3 +186,14 @@ def openai_tool(tool: ToolLike, api: Literal["responses", "chat"] = "responses",
     function = {"name": src.name, "description": src.description, "parameters": parameters, "strict": is_strict}
     body = {"type": "function", **function} if api == "responses" else {"type": "function", "function": function}
     return ToolDefinition(body, is_strict, tuple(found))
+
+
+#: The registry's row for OpenAI: the Responses shape, strict; replies from the Responses API
+#: and from Chat Completions, whose arguments are JSON text.
+ADAPTER = Adapter(
+    form=openai_tool,
+    replies=(
+        Reply("openai", responses_calls, lambda id, name, _, result: responses_result(id, result, name), True),
+        Reply("openai-chat", chat_calls, lambda id, name, _, result: chat_result(id, result, name), True),
+    ),
+)
