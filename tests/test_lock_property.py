@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
@@ -51,11 +52,27 @@ def _valid(schema: dict[str, Any], doc: Any, *, encodings: bool = True) -> bool:
     )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+_SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.filter_too_much]}
+
+
+@settings(max_examples=100, **_SETTINGS)
 @given(pair=fragment_pairs(), data=st.data())
 def test_compatible_means_old_documents_stay_valid_and_breaking_shows_a_witness(
     pair: tuple[dict[str, Any], dict[str, Any]], data: st.DataObject
 ) -> None:
+    _holds_to_its_word(pair, data)
+
+
+@pytest.mark.slow
+@settings(max_examples=1500, **_SETTINGS)
+@given(pair=fragment_pairs(), data=st.data())
+def test_the_same_over_many_more_pairs(pair: tuple[dict[str, Any], dict[str, Any]], data: st.DataObject) -> None:
+    _holds_to_its_word(pair, data)
+
+
+def _holds_to_its_word(pair: tuple[dict[str, Any], dict[str, Any]], data: st.DataObject) -> None:
+    """A "compatible" verdict keeps every old document valid; every "breaking" one comes with a
+    document valid before and refused after."""
     old, new = _root(pair[0]), _root(pair[1])
     changes = compare(old, new, top="parameter")
     narrowing = [c for c in changes if c.effect.narrows]

@@ -22,6 +22,10 @@ from lsprotocol import types
 
 MYPY = tuple(int(n) for n in mypy.version.__version__.split(".")[:2])
 
+# Each test starts a server whose check process analyses mypy's standard library from cold (tens of
+# seconds on two cores): the slow group runs them (CI does), keeping the README's command short.
+pytestmark = pytest.mark.slow
+
 SMALL = """\
 from typing import Annotated
 
@@ -383,7 +387,6 @@ def test_a_check_process_that_dies_is_replaced_and_the_text_checked_again(tmp_pa
     asyncio.run(session())
 
 
-@pytest.mark.slow  # about a minute: a cold start, a large check, and a second cold start
 def test_a_stale_check_longer_than_a_restart_is_stopped_with_its_process(tmp_path: Path) -> None:
     """The process's first check (a small file: the cold analysis) sets what starting over costs;
     a large file's check (about twice that) made stale by an edit is stopped once it has run that long."""
