@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from .source import EnumValue, Opaque, Resolve, Unreadable
+from .values import EnumValue, Opaque, Resolve, Unreadable
 
 __all__ = ["evaluate", "LIMITS"]
 

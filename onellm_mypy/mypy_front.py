@@ -60,7 +60,7 @@ from mypy.types import (
 )
 
 from onellm_runtime.aliases import SIZED_INTS
-from onellm_runtime.core import constrained, fields, foreign, markers
+from onellm_runtime.core import constrained, fields, foreign, markers, metadata
 from onellm_runtime.core.diagnostics import Diagnostic
 from onellm_runtime.core.forms import (
     FAnnotated,
@@ -792,7 +792,7 @@ class Frontend:
         node = sym.node
         if fullname in _ANNOTATED:
             base = self.evaluate(elts[0], scope, depth)
-            metas = markers.without_placeholders(tuple(m for e in elts[1:] for m in self._meta(e, scope, depth)))
+            metas = metadata.without_placeholders(tuple(m for e in elts[1:] for m in self._meta(e, scope, depth)))
             return annotated(base, metas)
         if fullname in _OPTIONAL:
             return union([self.evaluate(elts[0], scope, depth), FNone()])
@@ -839,10 +839,10 @@ class Frontend:
                 sym = self.lookup(expr, Scope(scope.module, scope.cls, False, scope.class_names))
                 if isinstance(sym, SymbolTableNode) and isinstance(sym.node, TypeInfo):
                     for base in sym.node.mro:  # a marker class written without a call (InjectedToolCallId)
-                        if base.fullname in markers.REFUSED_CLASSES:
-                            refused = markers.refused_class(base.fullname)
+                        if base.fullname in metadata.REFUSED_CLASSES:
+                            refused = metadata.refused_class(base.fullname)
                             return () if refused is None else (refused,)
-                    return (markers.class_as_metadata(_qualname(sym.node)),)
+                    return (metadata.class_as_metadata(_qualname(sym.node)),)
             return self._meta_value(expr, scope)
         return ()
 
@@ -859,19 +859,19 @@ class Frontend:
         if markers.spec_for_call(fullname) is not None:
             found = src.marker_from_call(fullname, call, resolve)
             return () if found is None else (found,)
-        if fullname in markers.REFUSED_CLASSES:
-            refused = markers.refused_class(fullname)
+        if fullname in metadata.REFUSED_CLASSES:
+            refused = metadata.refused_class(fullname)
             return () if refused is None else (refused,)
         node = sym.node
         if isinstance(node, TypeInfo):
             for base in node.mro[1:]:
-                if base.fullname in markers.REFUSED_CLASSES:
-                    refused = markers.refused_class(base.fullname)
+                if base.fullname in metadata.REFUSED_CLASSES:
+                    refused = metadata.refused_class(base.fullname)
                     return () if refused is None else (refused,)
-            return (markers.other_metadata(_qualname(node)),)
+            return (metadata.other_metadata(_qualname(node)),)
         made = _returned_class(node)
         if made is not None:
-            return (markers.other_metadata(_qualname(made)),)
+            return (metadata.other_metadata(_qualname(made)),)
         return (markers.refusal(_unreadable_metadata(call), markers.NOT_COMPUTED),)
 
     def _meta_value(self, expr: ast.expr, scope: Scope) -> tuple[Meta, ...]:
@@ -881,13 +881,13 @@ class Frontend:
         if isinstance(value, str):
             return (markers.text_marker(value),)
         if isinstance(value, EnumValue):
-            return (markers.other_metadata(value.enum.rpartition(".")[2]),)
+            return (metadata.other_metadata(value.enum.rpartition(".")[2]),)
         if isinstance(value, Opaque):
             shown = _OPAQUE_TYPES.get(type(expr))
             if shown is not None:
-                return (markers.other_metadata(shown),)
+                return (metadata.other_metadata(shown),)
         elif not isinstance(value, Unreadable):
-            return (markers.other_metadata(type(value).__name__),)
+            return (metadata.other_metadata(type(value).__name__),)
         return (markers.refusal(_unreadable_metadata(expr), markers.NOT_COMPUTED),)
 
     def _literal_values(self, elts: list[ast.expr], scope: Scope, depth: int) -> list[LitValue]:

@@ -35,6 +35,9 @@ from onellm_runtime.core.model import (
     writable_number,
 )
 
+from .compute import evaluate
+from .values import Bound, EnumValue, Opaque, Resolution, Resolve, Unreadable
+
 __all__ = [
     "FunctionNode",
     "ModuleSource",
@@ -416,45 +419,6 @@ def docstring(node: FunctionNode | ast.ClassDef) -> str | None:
 # -- constant values -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class EnumValue:
-    """An enum member used as a value: written in its wire form (its canonical member's
-    name, or its value in a string-valued enum)."""
-
-    enum: str
-    member: str
-    #: ``repr()`` of the member's value where the source shows it (for messages).
-    value_repr: str | None = field(default=None, compare=False)
-    #: What the member is written as; None means its name.
-    wire: str | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True)
-class Bound:
-    """A name bound once to ``value``, to be read in the scope ``resolve`` describes.
-
-    ``scope`` is the resolver's own description of that scope, handed back to it when
-    the value is more than a constant (a marker call bound to a name).
-    """
-
-    value: ast.expr
-    resolve: Resolve
-    scope: object = None
-
-
-Resolution = Union[EnumValue, Bound, None]
-#: Resolves a ``Name`` or ``Attribute`` chain where an expression was written.
-Resolve = Callable[[ast.expr], Resolution]
-
-
-class Opaque:
-    """A value the runtime holds but never writes (a dict, a set, a comprehension, a lambda)."""
-
-
-class Unreadable:
-    """An expression the static side does not compute (a call, ``**``, a value past the bounds, ...)."""
-
-
 _UNREADABLE = Unreadable()
 
 Constant = Union[str, int, float, bool, None, bytes, complex, EnumValue, tuple[object, ...], list[object]]
@@ -469,8 +433,6 @@ def read_constant(expr: ast.expr, resolve: Resolve, depth: int = 0) -> object:
     anything else, and any value past the size and step bounds. ``depth`` counts the names
     already followed to get here.
     """
-    from .compute import evaluate
-
     return evaluate(expr, resolve, depth)
 
 
