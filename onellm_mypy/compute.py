@@ -31,7 +31,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from .source import Allowance, EnumValue, Opaque, Resolve, Resolver, Unreadable
+from .values import Allowance, EnumValue, Opaque, Resolve, Resolver, Unreadable
 
 __all__ = ["evaluate", "LIMITS"]
 

@@ -17,9 +17,8 @@ rather than something wrong.
 from __future__ import annotations
 
 import ast
-import sys
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import Literal
 
 from mypy.nodes import (
     FUNC_NO_INFO,
@@ -60,7 +59,7 @@ from mypy.types import (
 )
 
 from onellm_runtime.aliases import SIZED_INTS
-from onellm_runtime.core import constrained, fields, foreign, markers
+from onellm_runtime.core import constrained, fields, foreign, markers, metadata
 from onellm_runtime.core.diagnostics import Diagnostic
 from onellm_runtime.core.forms import (
     FAnnotated,
@@ -85,9 +84,10 @@ from onellm_runtime.core.forms import (
     union,
 )
 from onellm_runtime.core.lowering import BARE, CannotLower
-from onellm_runtime.core.model import EnumType, JsonType, Record, RecordKind, Scalar, ScalarKind, TypeNode
+from onellm_runtime.core.model import JsonType, Record, RecordKind, Scalar, ScalarKind, TypeNode
 
 from . import source as src
+from .enums import EnumReader
 from .source import Bound, EnumValue, ModuleSource, Opaque, Resolution, SourceCache, Unreadable
 
 #: The runtime type of a literal expression the source does not let us compute further.
@@ -248,10 +248,8 @@ class Frontend:
         #: (read and kept by ``records``).
         self.record_kinds: dict[str, RecordKind | None] = {}
         self.dataclass_classes: dict[str, bool] = {}
-        self._enum_memo: dict[str, dict[str, str]] = {}
-        self._enum_values: dict[str, dict[str, object]] = {}
-        self._enum_exprs: dict[str, dict[str, ast.expr]] = {}
-        self._enum_types: dict[str, EnumType] = {}
+        #: Enums, each read once (members, aliases, values, node).
+        self.enums = EnumReader(self)
 
     # -- sources ----------------------------------------------------------------------
 
@@ -396,7 +394,7 @@ class Frontend:
             except Exception:  # an unset TypeInfo placeholder
                 owner, owner_name = None, None
             if owner is not None and owner.is_enum:
-                return self._enum_value(owner, node.name)
+                return self.enums.value(owner, node.name)
             if owner is not None and owner_name is not None:
                 found = self.class_ast(owner)
                 if found is None:
@@ -412,195 +410,22 @@ class Frontend:
             return self._bound_once(ms.bindings.get(node.name, []), Scope(module))
         return None
 
+    def class_resolver(self, info: TypeInfo) -> src.Resolve:
+        """Resolves a name written in a class's body (its own names first)."""
+        return self.resolver(Scope(info.module_name, info, False, True))
+
+    def module_resolver(self, module: str) -> src.Resolve:
+        """Resolves a name written at a module's top level."""
+        return self.resolver(Scope(module))
+
+    def module_fullname(self, expr: ast.expr, module: str) -> str | None:
+        """The full name a name written at a module's top level refers to."""
+        return self.fullname_of(expr, Scope(module))
+
     def _bound_once(self, bindings: list[src.Binding], scope: Scope) -> Resolution:
         if len(bindings) != 1 or bindings[0].value is None:
             return None
         return Bound(bindings[0].value, self.resolver(scope), scope)
-
-    def _enum_value(self, info: TypeInfo, member: str) -> Resolution:
-        """An enum member as a value: written as the member it names (an alias's canonical one)."""
-        canonical = self.enum_names(info).get(member)
-        if canonical is None:
-            return None
-        value = self._enum_values.get(info.fullname, {}).get(canonical, Unreadable())
-        shown = None if isinstance(value, (Opaque, Unreadable)) else repr(value)
-        node = self.enum_type(info)
-        wire = None if node.values is None else node.values[node.members.index(canonical)]
-        return EnumValue(info.name, canonical, shown, wire)
-
-    def enum_members(self, info: TypeInfo) -> tuple[str, ...]:
-        """The members in definition order, aliases left out (``tuple(m.name for m in E)``)."""
-        return tuple(dict.fromkeys(self.enum_names(info).values()))
-
-    def enum_type(self, info: TypeInfo) -> EnumType:
-        """An enum's node: by value when every member's value, as the enum holds it, is a
-        ``str`` computed from the source; by name when one is surely not; else the wire form
-        is not known (OLT014, with the member whose value cannot be computed)."""
-        cached = self._enum_types.get(info.fullname)
-        if cached is not None:
-            return cached
-        members = self.enum_members(info)
-        is_flag = any(c.fullname == "enum.Flag" for c in info.mro)
-        node = EnumType(info.name, members, is_flag)
-        data = _enum_data_type(info)
-        values = self._enum_values.get(info.fullname)
-        if data == "custom":
-            node = EnumType(info.name, members, is_flag, not_computed=_ENUM_NEW.format(name=info.name))
-        elif data != "other" and values is None:
-            node = EnumType(info.name, members, is_flag, not_computed=_ENUM_NO_SOURCE.format(name=info.name))
-        elif data != "other" and values is not None:
-            read = [values.get(m, Unreadable()) for m in members]
-            if all(type(v) is str for v in read):
-                node = EnumType(info.name, members, is_flag, cast("tuple[str, ...]", tuple(read)))
-            elif not any(type(v) is not str and not isinstance(v, Unreadable) for v in read):
-                member = next(m for m, v in zip(members, read) if isinstance(v, Unreadable))
-                expr = self._enum_exprs.get(info.fullname, {}).get(member)
-                shown = _shorten(ast.unparse(expr)) if expr is not None else "?"
-                text = _ENUM_NOT_COMPUTED.format(name=info.name, member=member, expr=shown)
-                node = EnumType(info.name, members, is_flag, not_computed=text)
-        self._enum_types[info.fullname] = node
-        return node
-
-    def enum_names(self, info: TypeInfo) -> dict[str, str]:
-        """Every member name, aliases too, -> the member it names."""
-        cached = self._enum_memo.get(info.fullname)
-        if cached is not None:
-            return cached
-        found = self.class_ast(info)
-        scope = Scope(info.module_name, info, False, True)
-        if found is None:
-            found = self._functional_enum(info)
-            scope = Scope(info.module_name)
-        if found is not None:
-
-            def is_auto(expr: ast.expr) -> bool:
-                return expr is _FUNCTIONAL_AUTO.func or self.fullname_of(expr, Scope(info.module_name)) == "enum.auto"
-
-            values: dict[str, object] = {}
-            exprs: dict[str, ast.expr] = {}
-            convert = src.as_str_value if _enum_data_type(info) == "str" else None
-            names = src.enum_members(
-                found[1], self.resolver(scope), is_auto, self._auto_value(info), values, convert, exprs
-            )
-            self._enum_values[info.fullname] = values
-            self._enum_exprs[info.fullname] = exprs
-        else:
-            names = {
-                name: name
-                for name, sym in info.names.items()
-                if isinstance(sym.node, Var) and not name.startswith("__") and not sym.node.is_property
-            }
-        self._enum_memo[info.fullname] = names
-        return names
-
-    def _functional_enum(self, info: TypeInfo) -> tuple[ModuleSource, ast.ClassDef] | None:
-        """A module-level ``E = Enum("E", names)`` read as the class body it stands for
-        (``NAME = auto()`` per name, ``NAME = value`` per pair), or None when its names
-        are not literals or a ``type=`` mixin changes its values."""
-        ms = self.source(info.module_name)
-        if ms is None or info.fullname != f"{info.module_name}.{info.name}":
-            return None
-        bindings = ms.bindings.get(info.name, [])
-        call = bindings[0].value if len(bindings) == 1 else None
-        if not isinstance(call, ast.Call) or any(k.arg == "type" for k in call.keywords):
-            return None
-        names = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "names"), None)
-        pairs: list[tuple[str, ast.expr]] = []
-        if isinstance(names, ast.Constant) and isinstance(names.value, str):
-            pairs = [(n, _FUNCTIONAL_AUTO) for n in names.value.replace(",", " ").split()]
-        elif isinstance(names, (ast.List, ast.Tuple)):
-            for item in names.elts:
-                if isinstance(item, ast.Constant) and isinstance(item.value, str):
-                    pairs.append((item.value, _FUNCTIONAL_AUTO))
-                elif isinstance(item, (ast.List, ast.Tuple)) and len(item.elts) == 2:
-                    key = item.elts[0]
-                    if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
-                        return None
-                    pairs.append((key.value, item.elts[1]))
-                else:
-                    return None
-        elif isinstance(names, ast.Dict):
-            for k, v in zip(names.keys, names.values):
-                if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
-                    return None
-                pairs.append((k.value, v))
-        else:
-            return None
-        body: list[ast.stmt] = [ast.Assign([ast.Name(n, ast.Store())], v, lineno=0) for n, v in pairs]
-        return ms, ast.ClassDef(info.name, [], [], body, [])
-
-    def _auto_value(self, info: TypeInfo) -> src.AutoValue | None:
-        """What ``auto()`` gives in this enum (``Enum._generate_next_value_`` and kin), if known."""
-        stdlib = {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
-        for c in info.mro:
-            if c.fullname not in stdlib and "_generate_next_value_" in c.names:
-                return self._own_auto_value(c)  # a generator of the user's: known only when it returns the name
-        names = {c.fullname for c in info.mro}
-        if "enum.StrEnum" in names:
-            return lambda name, assigned: name.lower()
-        flag = "enum.Flag" in names
-        # ``assigned`` only grows, one value per member: what has been seen of it is kept, so a
-        # class of n members costs n steps, not n * n.
-        read = 0  # how many of ``assigned`` have been looked at
-        all_ints = True
-        largest = 0
-
-        def numeric(name: str, assigned: list[object]) -> object:
-            nonlocal read, all_ints, largest
-            if not assigned:
-                return 1
-            for v in assigned[read:]:
-                if type(v) is not int:
-                    all_ints = False
-                elif read == 0 or v > largest:
-                    largest = v
-                read += 1
-            if not all_ints:
-                return src.Unreadable()
-            if flag:
-                return 2 ** largest.bit_length()
-            # Enum: the last value plus one (the largest plus one from Python 3.13).
-            last = assigned[-1]
-            assert isinstance(last, int)
-            return (largest if sys.version_info >= (3, 13) else last) + 1
-
-        return numeric
-
-    def _own_auto_value(self, cls: TypeInfo) -> src.AutoValue | None:
-        """A ``_generate_next_value_`` whose body is ``return name`` (or ``name.lower()`` /
-        ``name.upper()``): what it gives; None for any other body, whose values are unknown."""
-        found = self.class_ast(cls)
-        if found is None:
-            return None
-        fn = next(
-            (
-                st
-                for st in found[1].body
-                if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == "_generate_next_value_"
-            ),
-            None,
-        )
-        if fn is None or not fn.args.args:
-            return None
-        body = fn.body[1:] if ast.get_docstring(fn) is not None else fn.body
-        first = fn.args.args[0].arg
-        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
-            return None
-        value = body[0].value
-        if isinstance(value, ast.Name) and value.id == first:
-            return lambda name, assigned: name
-        if (
-            isinstance(value, ast.Call)
-            and not value.args
-            and not value.keywords
-            and isinstance(value.func, ast.Attribute)
-            and isinstance(value.func.value, ast.Name)
-            and value.func.value.id == first
-            and value.func.attr in ("lower", "upper")
-        ):
-            upper = value.func.attr == "upper"
-            return (lambda name, assigned: name.upper()) if upper else (lambda name, assigned: name.lower())
-        return None
 
     # -- evaluating annotations ---------------------------------------------------------
 
@@ -792,7 +617,7 @@ class Frontend:
         node = sym.node
         if fullname in _ANNOTATED:
             base = self.evaluate(elts[0], scope, depth)
-            metas = markers.without_placeholders(tuple(m for e in elts[1:] for m in self._meta(e, scope, depth)))
+            metas = metadata.without_placeholders(tuple(m for e in elts[1:] for m in self._meta(e, scope, depth)))
             return annotated(base, metas)
         if fullname in _OPTIONAL:
             return union([self.evaluate(elts[0], scope, depth), FNone()])
@@ -839,10 +664,10 @@ class Frontend:
                 sym = self.lookup(expr, Scope(scope.module, scope.cls, False, scope.class_names))
                 if isinstance(sym, SymbolTableNode) and isinstance(sym.node, TypeInfo):
                     for base in sym.node.mro:  # a marker class written without a call (InjectedToolCallId)
-                        if base.fullname in markers.REFUSED_CLASSES:
-                            refused = markers.refused_class(base.fullname)
+                        if base.fullname in metadata.REFUSED_CLASSES:
+                            refused = metadata.refused_class(base.fullname)
                             return () if refused is None else (refused,)
-                    return (markers.class_as_metadata(_qualname(sym.node)),)
+                    return (metadata.class_as_metadata(_qualname(sym.node)),)
             return self._meta_value(expr, scope)
         return ()
 
@@ -859,19 +684,19 @@ class Frontend:
         if markers.spec_for_call(fullname) is not None:
             found = src.marker_from_call(fullname, call, resolve)
             return () if found is None else (found,)
-        if fullname in markers.REFUSED_CLASSES:
-            refused = markers.refused_class(fullname)
+        if fullname in metadata.REFUSED_CLASSES:
+            refused = metadata.refused_class(fullname)
             return () if refused is None else (refused,)
         node = sym.node
         if isinstance(node, TypeInfo):
             for base in node.mro[1:]:
-                if base.fullname in markers.REFUSED_CLASSES:
-                    refused = markers.refused_class(base.fullname)
+                if base.fullname in metadata.REFUSED_CLASSES:
+                    refused = metadata.refused_class(base.fullname)
                     return () if refused is None else (refused,)
-            return (markers.other_metadata(_qualname(node)),)
+            return (metadata.other_metadata(_qualname(node)),)
         made = _returned_class(node)
         if made is not None:
-            return (markers.other_metadata(_qualname(made)),)
+            return (metadata.other_metadata(_qualname(made)),)
         return (markers.refusal(_unreadable_metadata(call), markers.NOT_COMPUTED),)
 
     def _meta_value(self, expr: ast.expr, scope: Scope) -> tuple[Meta, ...]:
@@ -881,13 +706,13 @@ class Frontend:
         if isinstance(value, str):
             return (markers.text_marker(value),)
         if isinstance(value, EnumValue):
-            return (markers.other_metadata(value.enum.rpartition(".")[2]),)
+            return (metadata.other_metadata(value.enum.rpartition(".")[2]),)
         if isinstance(value, Opaque):
             shown = _OPAQUE_TYPES.get(type(expr))
             if shown is not None:
-                return (markers.other_metadata(shown),)
+                return (metadata.other_metadata(shown),)
         elif not isinstance(value, Unreadable):
-            return (markers.other_metadata(type(value).__name__),)
+            return (metadata.other_metadata(type(value).__name__),)
         return (markers.refusal(_unreadable_metadata(expr), markers.NOT_COMPUTED),)
 
     def _literal_values(self, elts: list[ast.expr], scope: Scope, depth: int) -> list[LitValue]:
@@ -1071,47 +896,3 @@ def special_node(fullname: str) -> Form | None:
     else:
         return None
     return FAnnotated(FOther(base), (NodeMeta(node),))
-
-
-#: The value of each name of a functional ``Enum("E", "A B")``: an ``auto()`` (its identity tells it).
-_FUNCTIONAL_AUTO = ast.Call(ast.Name("auto", ast.Load()), [], [])
-
-#: The standard library's enum classes: no data type, no ``__new__`` of the user's.
-_STDLIB_ENUMS = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"})
-
-_ENUM_NOT_COMPUTED = (
-    "the value of enum member '{name}.{member}', {expr}, cannot be computed from the source, so whether "
-    "'{name}' is written by value or by name could differ from the runtime's; "
-    "use a string literal or a module or class constant"
-)
-_ENUM_NEW = (
-    "enum '{name}' sets its members' values in __new__, which cannot be computed from the source, so whether "
-    "it is written by value or by name could differ from the runtime's; "
-    "give its members their values in the class body"
-)
-_ENUM_NO_SOURCE = (
-    "the members of enum '{name}' are not given in a class body or as literals, so their values cannot be "
-    "computed from the source, and whether it is written by value or by name could differ from the runtime's"
-)
-
-
-def _enum_data_type(info: TypeInfo) -> Literal["str", "other", "none", "custom"]:
-    """What makes an enum's member values, read off its MRO as ``Enum`` finds its data type:
-    ``"str"`` (a ``str`` mixin, ``StrEnum``: every value becomes a string), ``"other"``
-    (``int``, ``float``, ...: no value is a string), ``"none"`` (a plain ``Enum``: the values
-    as written), ``"custom"`` (a ``__new__`` of the user's sets them)."""
-    for c in info.mro:
-        name = c.fullname
-        if name in _STDLIB_ENUMS or name == "builtins.object":
-            continue
-        if name == "builtins.str":
-            return "str"
-        if name.startswith("builtins."):
-            return "other"
-        if "__new__" in c.names:
-            return "custom"
-    return "none"
-
-
-def _shorten(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

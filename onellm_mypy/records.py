@@ -70,7 +70,7 @@ class Classes:
         info = _info(cls)
         if not info.is_enum:
             return None
-        return self.fe.enum_type(info)
+        return self.fe.enums.node(info)
 
     def record_kind(self, cls: FClass) -> RecordKind | None:
         return record_kind(self.fe, _info(cls))

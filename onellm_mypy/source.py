@@ -35,6 +35,9 @@ from onellm_runtime.core.model import (
     writable_number,
 )
 
+from .compute import evaluate
+from .values import Allowance, Bound, EnumValue, Opaque, Resolution, Resolve, Resolver, Unreadable
+
 __all__ = [
     "FunctionNode",
     "ModuleSource",
@@ -56,8 +59,6 @@ __all__ = [
     "FIELD_FUNCTION",
     "field_call_arguments",
     "field_from_call",
-    "enum_members",
-    "as_str_value",
     "body_bindings",
     "class_body_bindings",
     "docstring",
@@ -430,80 +431,6 @@ def docstring(node: FunctionNode | ast.ClassDef) -> str | None:
 # -- constant values -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class EnumValue:
-    """An enum member used as a value: written in its wire form (its canonical member's
-    name, or its value in a string-valued enum)."""
-
-    enum: str
-    member: str
-    #: ``repr()`` of the member's value where the source shows it (for messages).
-    value_repr: str | None = field(default=None, compare=False)
-    #: What the member is written as; None means its name.
-    wire: str | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True)
-class Bound:
-    """A name bound once to ``value``, to be read in the scope ``resolve`` describes.
-
-    ``scope`` is the resolver's own description of that scope, handed back to it when
-    the value is more than a constant (a marker call bound to a name).
-    """
-
-    value: ast.expr
-    resolve: Resolve
-    scope: object = None
-
-
-Resolution = Union[EnumValue, Bound, None]
-#: Resolves a ``Name`` or ``Attribute`` chain where an expression was written.
-Resolve = Callable[[ast.expr], Resolution]
-
-
-class Allowance:
-    """What every value read of one generation may spend together, in proportion to the sources.
-
-    Each read has bounds of its own (``compute.LIMITS``); this one keeps many reads from
-    adding up to more than the sources' size allows: ``STEPS_PER_BYTE`` nodes visited and
-    ``MADE_PER_BYTE`` characters read or made per byte of the sources held, above a floor.
-    Past it, every further read of the generation is not computed (OLT014).
-    """
-
-    FLOOR_STEPS = 200_000
-    FLOOR_MADE = 4_000_000
-    STEPS_PER_BYTE = 2
-    MADE_PER_BYTE = 20
-
-    def __init__(self, source_bytes: int = 0) -> None:
-        self.steps = self.FLOOR_STEPS + self.STEPS_PER_BYTE * source_bytes
-        self.made = self.FLOOR_MADE + self.MADE_PER_BYTE * source_bytes
-
-    def widen(self, source_bytes: int) -> None:
-        """A source parsed in this generation (or a changed one's new size) adds its share."""
-        self.steps += self.STEPS_PER_BYTE * source_bytes
-        self.made += self.MADE_PER_BYTE * source_bytes
-
-
-class Resolver:
-    """A ``Resolve`` that carries the generation's ``Allowance`` to every read it serves."""
-
-    def __init__(self, resolve: Callable[[ast.expr], Resolution], allowance: Allowance) -> None:
-        self._resolve = resolve
-        self.allowance = allowance
-
-    def __call__(self, expr: ast.expr) -> Resolution:
-        return self._resolve(expr)
-
-
-class Opaque:
-    """A value the runtime holds but never writes (a dict, a set, a comprehension, a lambda)."""
-
-
-class Unreadable:
-    """An expression the static side does not compute (a call, ``**``, a value past the bounds, ...)."""
-
-
 _UNREADABLE = Unreadable()
 
 Constant = Union[str, int, float, bool, None, bytes, complex, EnumValue, tuple[object, ...], list[object]]
@@ -518,8 +445,6 @@ def read_constant(expr: ast.expr, resolve: Resolve, depth: int = 0) -> object:
     anything else, and any value past the size and step bounds. ``depth`` counts the names
     already followed to get here.
     """
-    from .compute import evaluate
-
     return evaluate(expr, resolve, depth)
 
 
@@ -760,138 +685,6 @@ def field_from_call(call: ast.Call, resolve: Resolve, class_named: ClassNamed | 
     arguments, problems = field_call_arguments(call, resolve, class_named)
     reading = fields.read_field(arguments)
     return dataclasses.replace(reading, markers=problems + reading.markers)
-
-
-# -- enums -------------------------------------------------------------------------------
-
-
-def _is_descriptor_value(value: ast.expr) -> bool:
-    if isinstance(value, ast.Lambda):
-        return True
-    if isinstance(value, ast.Call):
-        func = value.func
-        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-        return name in ("property", "staticmethod", "classmethod", "nonmember")
-    return False
-
-
-#: ``auto()``'s value for a member: its name and the values assigned before it.
-AutoValue = Callable[[str, "list[object]"], object]
-
-
-_WRITTEN_BY_STR = (str, int, float, bool, complex, bytes, type(None))
-
-
-def as_str_value(value: object) -> object:
-    """A member's value as a ``str`` mixin (or ``StrEnum``) makes it: ``str(v)``, or
-    ``str(*v)`` for a tuple; ``Unreadable`` where the result is not known from the source."""
-    args = value if type(value) is tuple else (value,)
-    if not all(type(a) in _WRITTEN_BY_STR for a in args):
-        return _UNREADABLE
-    try:
-        return str(*args)
-    except Exception:  # str("a", 1), an integer over the digit limit: the class itself fails
-        return _UNREADABLE
-
-
-def enum_members(
-    node: ast.ClassDef,
-    resolve: Resolve,
-    is_auto: Callable[[ast.expr], bool] | None = None,
-    auto_value: AutoValue | None = None,
-    values_out: dict[str, object] | None = None,
-    convert: Callable[[object], object] | None = None,
-    exprs_out: dict[str, ast.expr] | None = None,
-) -> dict[str, str]:
-    """Every member name (aliases too) -> the member it names, in definition order.
-
-    The distinct values are ``tuple(m.name for m in E)``: a member whose value equals an
-    earlier member's is an alias of it. ``auto()`` takes the value ``auto_value`` computes
-    (``is_auto`` tells the call); values the source does not let us read (other calls)
-    are taken to be distinct. ``convert`` is what the enum's data type does to a value
-    (``as_str_value`` for a ``str`` mixin). ``values_out`` receives each member's value
-    as the enum holds it, ``exprs_out`` the expression it was written as.
-    """
-    ignore: set[str] = set()
-    #: the distinct values so far -> their member (unhashable values in a list)
-    by_value: dict[object, str] = {}
-    unhashable: list[tuple[object, str]] = []
-    assigned: list[object] = []
-    names: dict[str, str] = {}
-    for stmt in node.body:
-        targets: list[ast.expr]
-        if isinstance(stmt, ast.Assign):
-            targets, value = stmt.targets, stmt.value
-        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-            targets, value = [stmt.target], stmt.value
-        else:
-            continue
-        for target in targets:
-            if not isinstance(target, ast.Name):
-                continue
-            name = target.id
-            if name == "_ignore_":
-                items = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
-                for item in items:
-                    read = read_constant(item, resolve)
-                    if isinstance(read, str):
-                        ignore.update(read.replace(",", " ").split())
-                continue
-            if name in ignore or (name.startswith("__") and name.endswith("__")):
-                continue
-            if len(name) > 2 and name.startswith("_") and name.endswith("_") and name[1] != "_":
-                continue
-            if name.startswith(f"_{node.name.lstrip('_')}__"):
-                continue
-            if _is_descriptor_value(value):
-                continue
-            if isinstance(value, ast.Call) and is_auto is not None and is_auto(value.func):
-                read = auto_value(name, assigned) if auto_value is not None and not value.args else _UNREADABLE
-            else:
-                read = read_constant(value, resolve)
-            assigned.append(read)  # auto() sees the values as written, before the data type
-            if isinstance(read, (Opaque, Unreadable)):
-                if isinstance(value, ast.Tuple):
-                    elts = [read_constant(e, resolve) for e in value.elts]
-                    if not any(isinstance(e, (Opaque, Unreadable)) for e in elts):
-                        read = tuple(elts)
-            if convert is not None:
-                read = convert(read)
-            if values_out is not None:
-                values_out[name] = read
-            if exprs_out is not None:
-                exprs_out[name] = value
-            canonical = _earlier_equal(read, by_value, unhashable)
-            if canonical is not None:
-                names[name] = canonical
-                continue
-            names[name] = name
-            if not isinstance(read, (Opaque, Unreadable)):
-                try:
-                    by_value.setdefault(read, name)
-                except TypeError:
-                    unhashable.append((read, name))
-    return names
-
-
-def _earlier_equal(read: object, by_value: dict[object, str], unhashable: list[tuple[object, str]]) -> str | None:
-    """The first member whose value equals ``read`` (an alias's canonical member), found as
-    ``Enum`` finds it: by hash, else (an unhashable value) by comparing with each."""
-    if isinstance(read, (Opaque, Unreadable)):
-        return None
-    try:
-        return by_value.get(read)
-    except TypeError:
-        return next((m for seen, m in unhashable if _same_value(read, seen)), None)
-
-
-def _same_value(a: object, b: object) -> bool:
-    if isinstance(a, (Opaque, Unreadable)) or isinstance(b, (Opaque, Unreadable)):
-        return False
-    try:
-        return bool(a == b)
-    except Exception:  # pragma: no cover - values are literals
-        return False
 
 
 # -- what the static side reads, as a digest -------------------------------------------

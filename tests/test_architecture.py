@@ -279,3 +279,119 @@ def _doc_name(part: str) -> str:
         return "__init__.py"
     name = part.removeprefix(R)
     return f"{name}/" if name in FOLDERS else f"{name}.py"
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    """``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:``: imports only the type checkers follow."""
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
+    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+
+
+def _run_time_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of a module that runs: all of it but the bodies of ``if TYPE_CHECKING:``."""
+    found: list[ast.AST] = []
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            pending += node.orelse
+        else:
+            pending += ast.iter_child_nodes(node)
+    return found
+
+
+@functools.cache
+def run_time_imports_of(module: str) -> frozenset[str]:
+    """The modules of either package that ``module`` imports when it runs (wherever the import is written)."""
+    tree = ast.parse(MODULES[module][0].read_text(encoding="utf-8"))
+    lines = {node.lineno for node in _run_time_nodes(tree) if isinstance(node, ast.Import | ast.ImportFrom)}
+    return frozenset(
+        own for imp in imports_of(module) if imp.line in lines and (own := _own(imp.target)) not in (None, module)
+    )
+
+
+def import_cycles(graph: dict[str, frozenset[str]]) -> list[list[str]]:
+    """One cycle, modules in import order, for each group of modules that import one another."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[set[str]] = []
+
+    def visit(module: str) -> None:  # Tarjan's strongly connected components
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in sorted(graph.get(module, ())):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = set()
+            while (top := stack.pop()) != module:
+                group.add(top)
+            groups.append(group | {module})
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return [_a_cycle_through(sorted(group), graph) for group in groups if len(group) > 1]
+
+
+def _a_cycle_through(group: list[str], graph: dict[str, frozenset[str]]) -> list[str]:
+    """A shortest path in ``group`` from its first module back to itself (breadth first)."""
+    start = group[0]
+    came_from: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        following = []
+        for module in frontier:
+            for target in sorted(graph[module] & set(group)):
+                if target == start:
+                    path = [module]
+                    while path[-1] != start:
+                        path.append(came_from[path[-1]])
+                    return [start, *reversed(path[:-1]), start]
+                if target not in came_from:
+                    came_from[target] = module
+                    following.append(target)
+        frontier = following
+    raise AssertionError(f"no cycle through {start}")
+
+
+def test_no_import_cycle_at_run_time() -> None:
+    """No module imports, when it runs, a module that imports it back (``if TYPE_CHECKING:`` aside)."""
+    graph = {module: run_time_imports_of(module) for module in MODULES}
+    assert [" -> ".join(cycle) for cycle in import_cycles(graph)] == []
+
+
+@pytest.mark.parametrize(
+    ("graph", "expected"),
+    [
+        ({"a": {"b"}, "b": {"c"}, "c": set()}, []),
+        ({"a": {"b"}, "b": {"a"}}, [["a", "b", "a"]]),
+        ({"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}, [["a", "b", "c", "a"]]),
+        ({"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"c"}}, [["a", "b", "a"], ["c", "d", "c"]]),
+    ],
+)
+def test_import_cycles_are_named_in_order(graph: dict[str, set[str]], expected: list[list[str]]) -> None:
+    assert sorted(import_cycles({m: frozenset(t) for m, t in graph.items()})) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("from . import model", {"onellm_runtime.core.model"}),
+        ("def f():\n    from . import rules", {"onellm_runtime.core.rules"}),
+        ("if TYPE_CHECKING:\n    from .forms import Meta", set()),
+        ("if typing.TYPE_CHECKING:\n    from .forms import Meta", set()),
+        ("if TYPE_CHECKING:\n    pass\nelse:\n    from . import forms", {"onellm_runtime.core.forms"}),
+    ],
+)
+def test_run_time_imports_leave_out_type_checking(source: str, expected: set[str]) -> None:
+    tree = ast.parse(source)
+    lines = {node.lineno for node in _run_time_nodes(tree) if isinstance(node, ast.Import | ast.ImportFrom)}
+    found = {imp.target for imp in imports_in("onellm_runtime.core.markers", source) if imp.line in lines}
+    assert found == expected

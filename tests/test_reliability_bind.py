@@ -469,11 +469,11 @@ def test_the_static_alias_scan_finds_what_enum_finds() -> None:
     """The source reader's aliases (a dict by value, as ``Enum`` keeps them) against the class itself."""
     import ast
 
-    from onellm_mypy import source
+    from onellm_mypy import enums
 
     node = ast.parse(ENUM_BODY).body[0]
     assert isinstance(node, ast.ClassDef)
-    names = source.enum_members(node, lambda expr: None)
+    names = enums.enum_members(node, lambda expr: None)
     namespace: dict[str, Any] = {"enum": enum}
     exec(ENUM_BODY, namespace)
     runtime = {name: member.name for name, member in namespace["E"].__members__.items()}

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..locking.diff import Change, Kind, budget_changes, diff_locks
 from ..locking.lockfile import Lock, LockError, build_lock, dumps_lock, over_budget, read_lock
+from .entries import UsageError, runtime_entries, source_paths, static_entries
 from .lockreports import CHANGE_FORMATS, summary
 
 __all__ = ["lock_arguments", "run_lock", "diff_arguments", "run_diff", "DEFAULT_LOCK"]
@@ -59,28 +60,13 @@ def diff_arguments(parser: argparse.ArgumentParser) -> None:
     _shared_arguments(parser)
 
 
-def _source_paths(args: list[str]) -> list[str]:
-    """Paths as given; dotted module names -> their source files, found without importing."""
-    from .main import UsageError
-    from .modulepath import find_module
-
-    paths: list[str] = []
-    for arg in args:
-        found = None if os.path.exists(arg) else find_module(arg)
-        if not os.path.exists(arg) and found is None:
-            raise UsageError(f"no such file, directory or module: {arg}")
-        paths.append(arg if found is None else found.path)
-    return paths
-
-
 def _current_lock(ns: argparse.Namespace) -> dict[str, Any] | None:
     """The lock of the working tree, or None when a tool could not be built (already reported)."""
     from ..tool import ToolDefinitionError
     from . import manifest
     from .importing import ImportFailed, output_to_stderr
-    from .main import UsageError, runtime_entries, static_entries
 
-    sources = manifest.discover(_source_paths(ns.paths))
+    sources = manifest.discover(source_paths(ns.paths))
     if not ns.runtime:
         entries, problems = static_entries(sources)
         for line in problems:
@@ -98,8 +84,6 @@ def _current_lock(ns: argparse.Namespace) -> dict[str, Any] | None:
 
 def _read(spec: str) -> Lock:
     """A lock from a file, or from ``git:REV:PATH`` (``git show REV:PATH``)."""
-    from .main import UsageError
-
     if spec.startswith("git:"):
         rev, sep, path = spec[4:].partition(":")
         if not sep or not rev or not path:
@@ -139,8 +123,6 @@ def run_lock(ns: argparse.Namespace) -> int:
     current = read_lock(dumps_lock(document), "the working tree")
     if ns.check:
         if not os.path.exists(ns.output):
-            from .main import UsageError
-
             raise UsageError(f"no lock at {ns.output}: write it with `onellm lock {' '.join(ns.paths)}`")
         changes = diff_locks(_read(ns.output), current)
         code = _report(changes, ns, ns.output, current, gate=True)

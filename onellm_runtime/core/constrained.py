@@ -3,7 +3,7 @@ as the ``Annotated`` types they return: one row per function.
 
 At run time a call in a type's place has already returned ``Annotated[int, None,
 Interval(ge=1), None]``, which the runtime front end reads like any ``Annotated`` (the
-``None`` placeholders left out, ``markers.without_placeholders``). The static side meets the
+``None`` placeholders left out, ``core.metadata.without_placeholders``). The static side meets the
 call itself; ``metadata`` gives it the markers of that very object from the arguments
 written, so both sides read one thing: ``Interval`` as ``Range``, ``MultipleOf`` and the rest
 refused by their rows, ``constr``'s arguments as ``StringConstraints``'.
@@ -17,6 +17,7 @@ from typing import Literal
 
 from . import markers
 from .forms import Meta
+from .metadata import other_metadata, refused_class
 from .model import Marker
 
 __all__ = ["Shape", "RETURNS", "metadata"]
@@ -58,7 +59,7 @@ def _row(fullname: str, *values: object) -> Marker:
 
 
 def _refused(fullname: str) -> tuple[Marker, ...]:
-    refused = markers.refused_class(fullname)
+    refused = refused_class(fullname)
     return () if refused is None else (refused,)
 
 
@@ -77,7 +78,7 @@ def metadata(shape: Shape, args: Mapping[str, object]) -> tuple[Meta, ...]:
             given = {k: v for k in ("max_digits", "decimal_places") if (v := get(k)) is not None}
             found += fields.read_field(given).markers
         if get("allow_inf_nan") is not None:
-            found.append(markers.other_metadata("AllowInfNan"))
+            found.append(other_metadata("AllowInfNan"))
     elif shape.kind == "string":
         spec = markers.spec_for_call(f"{_PD}.StringConstraints")
         assert spec is not None

@@ -35,6 +35,8 @@ __all__ = [
     "WrittenDefault",
     "field_arguments",
     "is_field_info",
+    "is_general_metadata",
+    "read_general_metadata",
     "refused_argument",
     "NamedClass",
     "type_as_default",
@@ -267,6 +269,20 @@ def is_field_info(obj: object) -> bool:
     """Whether ``obj`` is a pydantic ``FieldInfo`` (by its class's full name: pydantic is
     not imported here)."""
     return any(f"{c.__module__}.{c.__qualname__}" == "pydantic.fields.FieldInfo" for c in type(obj).__mro__)
+
+
+def is_general_metadata(obj: object) -> bool:
+    """Whether ``obj`` is pydantic's holder of several ``Field``-like arguments, met alone as
+    metadata (``condecimal``'s ``max_digits``)."""
+    cls = type(obj)
+    return cls.__name__ == _GENERAL_METADATA and cls.__module__.startswith("pydantic.")
+
+
+def read_general_metadata(meta: object) -> tuple[Marker, ...]:
+    """pydantic's general metadata object, read as the ``Field`` arguments it holds (each
+    given one refused by its ``Field`` row: ``max_digits``, ``decimal_places`` ...)."""
+    given = {k: v for k, v in vars(meta).items() if v is not None}
+    return read_field(given).markers
 
 
 def field_arguments(info: object) -> dict[str, object]:

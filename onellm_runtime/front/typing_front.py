@@ -25,7 +25,7 @@ import typing_extensions
 from ..aliases import CharMarker, JsonMarker, SizedInt
 from ..context import CancellationToken, ToolContext
 from ..core import fields as field_args
-from ..core import foreign, markers
+from ..core import foreign
 from ..core.caches import BoundedCache
 from ..core.enums import enum_node, enum_wire, kept_enum
 from ..core.fielddefaults import annotated_default, field_default, stored_field, with_markers
@@ -49,6 +49,7 @@ from ..core.forms import (
     NodeMeta,
 )
 from ..core.lowering import Lowering, Subst, returned
+from ..core.metadata import read_metadata, without_placeholders
 from ..core.model import (
     NO_DEFAULT,
     NONE_DEFAULT,
@@ -129,7 +130,7 @@ def _check_strings(annotations: Mapping[str, object]) -> None:
 def _markers(meta: object) -> tuple[Marker, ...]:
     """The neutral form of one ``Annotated`` metadata object (one look-up of its class in
     the marker table): its markers, or its refusal."""
-    return markers.read_metadata(meta)
+    return read_metadata(meta)
 
 
 class _Evaluation:
@@ -185,7 +186,7 @@ class _Evaluation:
         if origin in _ANNOTATED:
             metadata = cast("tuple[object, ...]", getattr(tp, "__metadata__"))
             base = self.evaluate(args[0])
-            return FAnnotated(base, markers.without_placeholders(tuple(m for meta in metadata for m in _meta(meta))))
+            return FAnnotated(base, without_placeholders(tuple(m for meta in metadata for m in _meta(meta))))
         if origin in _UNIONS:
             return FUnion(tuple(self.evaluate(a) for a in self._written_members(tp, args)))
         if origin in _LITERALS:
