@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
-from .checks import FAST_NAMES, fast_test
+from .checks import BULK_OVER, FAST_NAMES, bulk_for, fast_test
 from .containers import duplicates
 from .makers import TUPLE_NEW, Maker
 from .state import MISSING, Check
@@ -56,10 +56,19 @@ def _inline(
         if hi is not None:
             ns[f"HI{i}"] = hi
             test += f" or y > HI{i}"
+        # A long list is checked whole by the array check's bulk test (C-level passes over
+        # the items); a short one item by item, where a bulk test's setup would dominate.
+        ns[f"B{i}"] = bulk_for(item, lo, hi)
         out.append(f"{pad}if type(x) is not list: return {bail}")
-        out.append(f"{pad}for y in x:")
-        out.append(f"{pad}    if {test}: return {bail}")
-        out.append(f"{pad}x = {'tuple(x)' if container == 'tuple' else 'x[:]'}")
+        out.append(f"{pad}if len(x) > BULK_OVER:")
+        out.append(f"{pad}    x = B{i}(x, {raw})")
+        out.append(f"{pad}    if x is None: return {bail}")
+        out.append(f"{pad}else:")
+        out.append(f"{pad}    for y in x:")
+        out.append(f"{pad}        if {test}: return {bail}")
+        out.append(f"{pad}    x = x[:]")
+        if container == "tuple":
+            out.append(f"{pad}x = tuple(x)")
     else:
         out.append(f"{pad}x = C{i}(x, c)")
     out.append(f"{pad}v{i} = x")
@@ -148,6 +157,7 @@ def generate(body: Body, wrong_kind: Check | None) -> Any:
         "KNOWN": frozenset(f.wire for f in body.fields),
         "DUPS": duplicates,
         "WRONG": wrong_kind,
+        "BULK_OVER": BULK_OVER,
         **FAST_NAMES,
     }
     for i, f in enumerate(body.fields):

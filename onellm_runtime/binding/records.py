@@ -165,8 +165,18 @@ def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nu
     """A discriminated union's check: the tag picks the branch's body."""
 
     tags = list(bodies)
+    first_wire = wires[0]
 
     def check(v: Any, c: Call) -> Any:
+        # A raw object whose first member is the tag (as the schema orders a branch's members):
+        # the branch's ordered fast path reads the pairs as they are, without a dict. Anything
+        # else it does not bind itself it hands to the same dict path as below.
+        if type(v) is tuple and v and c.raw and not c.collect:
+            key, tag = v[0]
+            if key == first_wire and type(tag) is str:
+                body = bodies.get(tag)
+                if body is not None:
+                    return body.ordered(v, c)
         d = as_object(v, c)
         if d is None or d is BAD:
             if d is None and c.fail():
