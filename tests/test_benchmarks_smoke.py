@@ -25,6 +25,7 @@ SECTIONS = (
     "5. Scale: building 20 and 200 tools",
     "6. Type-check time: mypy on generated projects",
     "7. Hostile documents",
+    "9. Bind per shape: onellm against the unchecked floor and pydantic strict",
     "onellm lsp under load (benchmarks/lsp_latency.py --load; one session per round)",
     "Targets (the verdict is on the median",
 )
@@ -52,6 +53,11 @@ TARGET_LINES = (
     r"hostile documents: worst event-loop stall up to 1 MB <= 50\.00 ms: [0-9.]+ ms",
     r"dispatch of a large reply: CPU / json\.loads CPU <= 20\.00x: [0-9.]+x",
     r"dispatch of a large reply: event-loop stall up to 1 MB <= 50\.00 ms: [0-9.]+ ms",
+    *(
+        rf"bind / {of}, {shape} <= {limit}x: "
+        for shape in ("scalar-heavy", "record-heavy", "union-heavy", "list-heavy", "BaseModel")
+        for of, limit in (("the floor", r"1\.30"), ("pydantic strict", r"1\.00"))
+    ),
 )
 
 
