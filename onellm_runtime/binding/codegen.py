@@ -91,6 +91,17 @@ def _build_lines(
     maker = body.maker
     if maker.kind in ("stores", "tuple"):
         return _direct_lines(maker, names, optional, pad, bail, ns)
+    if maker.kind == "mapping":
+        ns["MAKE"] = maker.make
+        keys = maker.order
+        out.append(pad + "r = {" + ", ".join(f"{keys[i]!r}: v{i}" for i in present) + "}")
+        out += [f"{pad}if p{i}: r[{keys[i]!r}] = v{i}" for i in optional]
+        return out + [
+            f"{pad}try:",
+            f"{pad}    return MAKE(r)",
+            f"{pad}except BaseException:",
+            f"{pad}    return {bail}",
+        ]
     if not optional and all(names[i].isidentifier() and not keyword.iskeyword(names[i]) for i in present):
         given = {names[i]: f"v{i}" for i in present}
         # Leading parameters by position: the same __init__ runs, without a keyword dict.
