@@ -166,6 +166,7 @@ def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nu
 
     tags = list(bodies)
     first_wire = wires[0]
+    ordered = {tag: body.ordered for tag, body in bodies.items()}
 
     def check(v: Any, c: Call) -> Any:
         # A raw object whose first member is the tag (as the schema orders a branch's members):
@@ -174,9 +175,9 @@ def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nu
         if type(v) is tuple and v and c.raw and not c.collect:
             key, tag = v[0]
             if key == first_wire and type(tag) is str:
-                body = bodies.get(tag)
-                if body is not None:
-                    return body.ordered(v, c)
+                branch = ordered.get(tag)
+                if branch is not None:
+                    return branch(v, c)
         d = as_object(v, c)
         if d is None or d is BAD:
             if d is None and c.fail():
