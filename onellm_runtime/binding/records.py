@@ -12,7 +12,7 @@ from .codegen import generate
 from .containers import as_object
 from .makers import KEYWORDS, Maker
 from .models import FieldErrors
-from .state import BAD, MISSING, Call, Check
+from .state import BAD, MISSING, Call, Check, type_of
 from .texts import excerpt, expected_text, left_out, name_list, one_of, required_text, suggest
 
 
@@ -172,7 +172,8 @@ def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nu
         # A raw object whose first member is the tag (as the schema orders a branch's members):
         # the branch's ordered fast path reads the pairs as they are, without a dict. Anything
         # else it does not bind itself it hands to the same dict path as below.
-        if type(v) is tuple and v and c.raw and not c.collect:
+        kind = type_of(v)
+        if kind is tuple and v and c.raw and not c.collect:
             key, tag = v[0]
             if key == first_wire and type(tag) is str:
                 branch = ordered.get(tag)
