@@ -8,7 +8,8 @@
 
 Sections: build (schema per tool, docstring share), bind (per call, str and bytes), invoke
 (per call), import, scale (1,000 and 50,000 tools), mypy (the plugin's cost), hostile (the
-bounds of hostile.py, once), models (binding a pydantic BaseModel beside pydantic's validate_json). A round samples every entry of every comparison once, the
+bounds of hostile.py, once), models (binding a pydantic BaseModel beside pydantic's validate_json),
+shapes (bind per shape of document against the unchecked floor and pydantic strict). A round samples every entry of every comparison once, the
 entries alternating; each figure is printed as its minimum, its median and its range
 (min-max) over the rounds, each ratio as the median of the round-by-round ratios and their
 range. The target lines come last.
@@ -61,6 +62,7 @@ if _TREE is not None:
 
 from benchmarks import (  # noqa: E402
     bind,
+    bind_shapes,
     build,
     hostile_bounds,
     imports,
@@ -85,6 +87,7 @@ SECTIONS: dict[str, ModuleType] = {
     "mypy": typecheck,
     "hostile": hostile_bounds,
     "models": models,
+    "shapes": bind_shapes,
     "lsp": lsp_latency,
 }
 WORSE = 1.10
@@ -147,8 +150,8 @@ def _measure(
 
 
 #: The order of the final target lines: type-check time, the language server, scale, bytes, docstring share,
-#: invoke, hostile bounds.
-TARGET_ORDER = ("mypy", "lsp", "scale", "bind", "build", "invoke", "hostile", "import")
+#: invoke, hostile bounds, bind per shape.
+TARGET_ORDER = ("mypy", "lsp", "scale", "bind", "build", "invoke", "hostile", "import", "shapes")
 
 
 def _targets(results: Results, only: list[str]) -> list[Target]:

@@ -371,6 +371,27 @@ def test_an_unannotated_model_return_is_written_by_model_dump() -> None:
     assert (is_error, text) == (False, '{"replyText":"hi"}')
 
 
+def test_an_aliased_field_with_a_default_binds_the_value_given() -> None:
+    """pydantic ignores a key it does not know: a value handed over under the field's name
+    instead of its alias would leave the default in place, silently, in any construction path."""
+    from pydantic import BaseModel, Field
+
+    class Page(BaseModel):
+        page_size: int = Field(default=10, alias="pageSize")
+        title: str = "untitled"
+
+    def show(page: Any) -> str:
+        return ""
+
+    show.__annotations__ = {"page": Page, "return": str}
+    t = Tool.create(show)
+    for raw in ('{"page": {"pageSize": 50, "title": "t"}}', '{"page": {"title": "t", "pageSize": 50}}'):
+        assert t.bind(raw) == {"page": Page(pageSize=50, title="t")}
+        assert t.bind(json.loads(raw)) == {"page": Page(pageSize=50, title="t")}
+    assert t.bind('{"page": {"pageSize": 50}}') == {"page": Page(pageSize=50)}
+    assert t.bind('{"page": {}}') == {"page": Page()}
+
+
 # -- methods on a BaseModel subclass ----------------------------------------------------------
 
 

@@ -25,6 +25,7 @@ SECTIONS = (
     "5. Scale: building 20 and 200 tools",
     "6. Type-check time: mypy on generated projects",
     "7. Hostile documents",
+    "9. Bind per shape: onellm against the unchecked floor and pydantic strict",
     "onellm lsp under load (benchmarks/lsp_latency.py --load; one session per round)",
     "Targets (the verdict is on the median",
 )
@@ -54,6 +55,11 @@ TARGET_LINES = (
     r"dispatch of a large reply: event-loop stall up to 1 MB <= 50\.00 ms: [0-9.]+ ms",
     r"hostile source: worst static evaluator CPU / ast\.parse CPU <= 20\.00x: [0-9.]+x",
     r"hostile source: worst static evaluator peak memory per MB of input <= 50\.00 MB/MB: [0-9.]+ MB/MB",
+    *(
+        rf"bind / {of}, {shape} <= {limit}x: "
+        for shape in ("scalar-heavy", "record-heavy", "union-heavy", "list-heavy", "BaseModel")
+        for of, limit in (("the floor", r"1\.30"), ("pydantic strict", r"1\.00"))
+    ),
 )
 
 

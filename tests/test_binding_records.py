@@ -417,6 +417,63 @@ def test_duplicated_discriminator_in_raw_json() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "member_order",
+    [
+        ["action", "handleId", "tailLines"],
+        ["action", "handleId"],
+        ["handleId", "action", "tailLines"],
+        ["tailLines", "handleId", "action"],
+    ],
+)
+def test_union_member_order_and_trailing_omissions_bind_alike(member_order: list[str]) -> None:
+    full = {"action": "read", "handleId": "j", "tailLines": 5}
+    item = {k: full[k] for k in member_order}
+    assert ok(manage_job, json.dumps({"request": item})) == {
+        "request": ReadJob("read", "j", item.get("tailLines", 200))
+    }
+
+
+def test_union_faults_after_the_tag_are_found_in_any_member_order() -> None:
+    assert error(manage_job, '{"request": {"action": "read", "handleId": 7}}') == (
+        "Argument 'request.handleId' must be a string, got integer 7."
+    )
+    assert error(manage_job, '{"request": {"action": "read", "handleId": "j", "tailLines": null}}') == (
+        "Argument 'request.tailLines' must be an integer, got null; leave it out to use the default."
+    )
+    assert ok(manage_job, '{"request": {"action": "read", "handleId": "j", "tailLines": null}}', provider="openai") == {
+        "request": ReadJob("read", "j")
+    }
+    assert outcome(manage_job, '{"request": {"action": "stop", "handleId": "j", "action": "read"}}') == (
+        "error",
+        "Argument 'request.action' is given more than once.",
+    )
+    assert error(manage_job, '{"request": {"action": "stop", "handleId": "j", "tailLines": 1}}') == (
+        "Argument 'request.tailLines' is not a field of 'stop' (it belongs to 'read'); 'stop' takes: action, handleId."
+    )
+
+
+@dataclass
+class Series:
+    name: str
+    values: list[int]
+
+
+def test_a_record_s_long_list_field_is_checked_item_by_item_on_a_fault() -> None:
+    @tool
+    def plot(series: list[Series]) -> str:
+        return ""
+
+    values = list(range(30))
+    assert ok(plot, json.dumps({"series": [{"name": "a", "values": values}]})) == {"series": [Series("a", values)]}
+    assert ok(plot, json.dumps({"series": [{"values": [*values, 3.0], "name": "a"}]})) == {
+        "series": [Series("a", [*values, 3])]
+    }
+    assert error(plot, json.dumps({"series": [{"name": "a", "values": [*values, False]}]})) == (
+        "Argument 'series[0].values[30]' must be an integer, got boolean false."
+    )
+
+
 @dataclass
 class Cat:
     kind: Literal["cat"]

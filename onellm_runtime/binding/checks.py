@@ -43,8 +43,20 @@ _UNIT = Decimal(1)
 SMALL_INT = 1 << 2126
 LEAST_SMALL_INT = -SMALL_INT  # a constant: negating a 2,126-bit int on every check costs
 
+
+def all_of(kind: type, items: list[Any], raw: bool) -> bool:
+    """Whether every item's type is exactly ``kind``. Items from the reader have built-in
+    types only, compared by identity in one C-level pass (``list.count``, no hashing); a
+    mapping's items may be of any class, whose metaclass could claim equality with ``kind``."""
+    if raw:
+        return list(map(type, items)).count(kind) == len(items)
+    return set(map(type, items)) <= {kind}
+
+
 #: A whole-list check: ``bulk(items, raw)`` (``raw``: the items come from the reader).
 Bulk = Callable[[list[Any], bool], list[Any] | None]
+#: Lists longer than this take a ``Bulk`` test (shorter ones are checked item by item).
+BULK_OVER = 8
 
 
 # --- scalars -----------------------------------------------------------------------------
@@ -88,7 +100,7 @@ _BOOL_FAST = "{x} is not True and {x} is not False"
 
 def _bulk_bools(lo: Any, hi: Any) -> Bulk:
     def bools(v: list[Any], raw: bool) -> list[Any] | None:
-        return v[:] if set(map(type, v)) <= {bool} else None
+        return v[:] if all_of(bool, v, raw) else None
 
     return bools
 
@@ -172,7 +184,7 @@ _INT_FAST_MAPPING = " or not LEAST < {x} < SMALL"
 
 def _bulk_ints(lo: Any, hi: Any) -> Bulk:
     def ints(v: list[Any], raw: bool) -> list[Any] | None:
-        if set(map(type, v)) <= {int}:
+        if all_of(int, v, raw):
             if v and ((lo is not None and min(v) < lo) or (hi is not None and max(v) > hi)):
                 return None
             if not raw and v and not (LEAST_SMALL_INT < min(v) and max(v) < SMALL_INT):
@@ -220,7 +232,7 @@ _FLOAT_FAST = "type({x}) is not float or {x} - {x} != 0.0"
 
 def _bulk_floats(lo: Any, hi: Any) -> Bulk:
     def floats(v: list[Any], raw: bool) -> list[Any] | None:
-        if set(map(type, v)) <= {float} and all(map(math.isfinite, v)):
+        if all_of(float, v, raw) and all(map(math.isfinite, v)):
             if v and ((lo is not None and min(v) < lo) or (hi is not None and max(v) > hi)):
                 return None
             return v[:]
@@ -325,7 +337,7 @@ _STR_FAST = "type({x}) is not str or (not {x}.isascii() and SURR({x}) is not Non
 
 def _bulk_strings(lo: Any, hi: Any) -> Bulk:
     def strings(v: list[Any], raw: bool) -> list[Any] | None:
-        if set(map(type, v)) <= {str} and all(map(str.isascii, v)):
+        if all_of(str, v, raw) and all(map(str.isascii, v)):
             return v[:]
         return None
 

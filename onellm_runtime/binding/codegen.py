@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
-from .checks import FAST_NAMES, fast_test
+from .checks import BULK_OVER, FAST_NAMES, bulk_for, fast_test
 from .containers import duplicates
 from .makers import TUPLE_NEW, Maker
 from .state import MISSING, Check
@@ -56,10 +56,19 @@ def _inline(
         if hi is not None:
             ns[f"HI{i}"] = hi
             test += f" or y > HI{i}"
+        # A long list is checked whole by the array check's bulk test (C-level passes over
+        # the items); a short one item by item, where a bulk test's setup would dominate.
+        ns[f"B{i}"] = bulk_for(item, lo, hi)
         out.append(f"{pad}if type(x) is not list: return {bail}")
-        out.append(f"{pad}for y in x:")
-        out.append(f"{pad}    if {test}: return {bail}")
-        out.append(f"{pad}x = {'tuple(x)' if container == 'tuple' else 'x[:]'}")
+        out.append(f"{pad}if len(x) > BULK_OVER:")
+        out.append(f"{pad}    x = B{i}(x, {raw})")
+        out.append(f"{pad}    if x is None: return {bail}")
+        out.append(f"{pad}else:")
+        out.append(f"{pad}    for y in x:")
+        out.append(f"{pad}        if {test}: return {bail}")
+        out.append(f"{pad}    x = x[:]")
+        if container == "tuple":
+            out.append(f"{pad}x = tuple(x)")
     else:
         out.append(f"{pad}x = C{i}(x, c)")
     out.append(f"{pad}v{i} = x")
@@ -82,6 +91,17 @@ def _build_lines(
     maker = body.maker
     if maker.kind in ("stores", "tuple"):
         return _direct_lines(maker, names, optional, pad, bail, ns)
+    if maker.kind == "mapping":
+        ns["MAKE"] = maker.make
+        keys = maker.order
+        out.append(pad + "r = {" + ", ".join(f"{keys[i]!r}: v{i}" for i in present) + "}")
+        out += [f"{pad}if p{i}: r[{keys[i]!r}] = v{i}" for i in optional]
+        return out + [
+            f"{pad}try:",
+            f"{pad}    return MAKE(r)",
+            f"{pad}except BaseException:",
+            f"{pad}    return {bail}",
+        ]
     if not optional and all(names[i].isidentifier() and not keyword.iskeyword(names[i]) for i in present):
         given = {names[i]: f"v{i}" for i in present}
         # Leading parameters by position: the same __init__ runs, without a keyword dict.
@@ -148,6 +168,7 @@ def generate(body: Body, wrong_kind: Check | None) -> Any:
         "KNOWN": frozenset(f.wire for f in body.fields),
         "DUPS": duplicates,
         "WRONG": wrong_kind,
+        "BULK_OVER": BULK_OVER,
         **FAST_NAMES,
     }
     for i, f in enumerate(body.fields):

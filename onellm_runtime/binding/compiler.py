@@ -182,7 +182,7 @@ class Compiler:
         build: Callable[..., Any] | None = None
         maker = KEYWORDS
         if record.kind == "basemodel":
-            build = model_builder(record, self.naming)
+            build, maker = model_builder(record, self.naming)
         elif record.kind != "typeddict":
             build = record.origin if callable(record.origin) else None
             if build is None:

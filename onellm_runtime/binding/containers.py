@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any, cast
 
 from ..errortext import describe
-from .checks import LEAST_SMALL_INT, SMALL_INT, Bulk, digit_limit, over_digit_limit
+from .checks import BULK_OVER, LEAST_SMALL_INT, SMALL_INT, Bulk, digit_limit, over_digit_limit
 from .state import BAD, Call, Check, type_of
 from .texts import SURROGATE, count_text, digits_text, excerpt, expected_text, surrogate_text
 
@@ -124,7 +124,7 @@ def array_check(
                     ok = False
                 out.append(r)
         else:
-            if bulk is not None and len(v) > 8:
+            if bulk is not None and len(v) > BULK_OVER:
                 out = bulk(v, c.raw)
             if out is None:
                 out = [item(x, c) for x in v]

@@ -27,12 +27,18 @@ class Maker(NamedTuple):
       with a factory its fresh call (one with a plain default is not assigned, as there);
     - ``tuple``: a NamedTuple's generated ``__new__`` written out: ``tuple.__new__(cls, values)``
       in ``order`` (its ``_fields``), an omitted one taking the ``__new__`` default.
+    - ``mapping``: the keyword call's own body, given one dict: ``make(values)`` with each
+      field's value under its key in ``order`` (one key per field, in the record's field
+      order), without the keyword call's frame and re-keying (a pydantic model's
+      ``model_validate``, see ``models.model_builder``).
     """
 
     kind: str
     order: tuple[str, ...] = ()
     #: name -> ("value", default) or ("factory", default_factory)
     defaults: Mapping[str, tuple[str, Any]] = {}
+    #: For ``mapping``: the constructor taking the values as one dict.
+    make: Callable[[dict[str, Any]], Any] | None = None
 
 
 KEYWORDS = Maker("keywords")

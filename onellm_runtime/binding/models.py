@@ -15,6 +15,7 @@ from typing import Any
 from ..core import rules
 from ..core.model import Record
 from ..errortext import cut, describe
+from .makers import Maker
 from .state import BAD, Call, Check
 
 __all__ = ["FieldErrors", "made_check", "model_builder"]
@@ -44,23 +45,28 @@ def _paths(error: Any, wires: Mapping[object, str]) -> list[tuple[tuple[object, 
     return found
 
 
-def model_builder(record: Record, naming: str | None) -> Callable[..., Any]:
-    """The constructor the binder calls with a model record's values, keyed by field name."""
+def model_builder(record: Record, naming: str | None) -> tuple[Callable[..., Any], Maker]:
+    """The constructor the binder calls with a model record's values, keyed by field name, and
+    the same construction for the generated fast paths, given the values keyed as pydantic
+    reads them (a ``mapping`` maker)."""
     cls: Any = record.origin
     model_fields: Mapping[str, Any] = cls.model_fields
     keys = {f.name: getattr(model_fields.get(f.name), "alias", None) or f.name for f in record.fields}
     wires: dict[object, str] = {keys[f.name]: rules.wire_name(f, naming) for f in record.fields}
     validate: Callable[[dict[str, Any]], Any] = cls.model_validate
 
-    def build(**values: Any) -> Any:
+    def make(values: dict[str, Any]) -> Any:
         try:
-            return validate({keys[name]: value for name, value in values.items()})
+            return validate(values)
         except Exception as e:
             if _is_validation_error(e):
                 raise FieldErrors(_paths(e, wires)) from None
             raise
 
-    return build
+    def build(**values: Any) -> Any:
+        return make({keys[name]: value for name, value in values.items()})
+
+    return build, Maker("mapping", tuple(keys[f.name] for f in record.fields), make=make)
 
 
 def made_check(check: Check, make: Callable[[str], Any]) -> Check:

@@ -12,7 +12,7 @@ from .codegen import generate
 from .containers import as_object
 from .makers import KEYWORDS, Maker
 from .models import FieldErrors
-from .state import BAD, MISSING, Call, Check
+from .state import BAD, MISSING, Call, Check, type_of
 from .texts import excerpt, expected_text, left_out, name_list, one_of, required_text, suggest
 
 
@@ -165,8 +165,20 @@ def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nu
     """A discriminated union's check: the tag picks the branch's body."""
 
     tags = list(bodies)
+    first_wire = wires[0]
+    ordered = {tag: body.ordered for tag, body in bodies.items()}
 
     def check(v: Any, c: Call) -> Any:
+        # A raw object whose first member is the tag (as the schema orders a branch's members):
+        # the branch's ordered fast path reads the pairs as they are, without a dict. Anything
+        # else it does not bind itself it hands to the same dict path as below.
+        kind = type_of(v)
+        if kind is tuple and v and c.raw and not c.collect:
+            key, tag = v[0]
+            if key == first_wire and type(tag) is str:
+                branch = ordered.get(tag)
+                if branch is not None:
+                    return branch(v, c)
         d = as_object(v, c)
         if d is None or d is BAD:
             if d is None and c.fail():
