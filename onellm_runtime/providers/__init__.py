@@ -21,9 +21,9 @@ from ._common import ProviderError, ProviderWarning, ToolDefinition, ToolLike, T
 from ._decode import PAIR_PROVIDERS, compile_decoder
 from ._dispatch import Approver, Dispatch, DispatchedCall, DispatchProvider, dispatch, unknown_tool_message
 from ._gemini import gemini_tool
-from ._mcp import mcp_structured_content, mcp_tool
+from ._mcp import mcp_result, mcp_structured_content, mcp_tool
 from ._openai import openai_tool
-from ._outputs import MEDIA, anthropic_result, chat_result, gemini_result, mcp_result, responses_result
+from ._outputs import MEDIA, anthropic_result, chat_result, gemini_result, responses_result
 from .registry import ADAPTERS
 
 __all__ = [

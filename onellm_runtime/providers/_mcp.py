@@ -9,15 +9,21 @@ wrapped as ``{"result": ...}``, and the server must then send ``{"result": value
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
+from ..results import FilePart, ImagePart, JsonPart
 from ._adapter import Adapter, Reply
 from ._calls import mcp_calls
 from ._common import ToolDefinition, ToolLike, source_of
 from ._downconvert import Schema
-from ._outputs import mcp_result
+from ._outputs import Item, b64, part_text
 
-__all__ = ["ADAPTER", "mcp_tool", "mcp_output_schema", "mcp_structured_content", "RESULT_KEY"]
+if TYPE_CHECKING:
+    from ..results import Part, ToolResult
+    from ..tool import Tool
+
+__all__ = ["ADAPTER", "mcp_tool", "mcp_output_schema", "mcp_result", "mcp_structured_content", "RESULT_KEY"]
 
 RESULT_KEY = "result"
 
@@ -55,6 +61,32 @@ def mcp_tool(tool: ToolLike) -> ToolDefinition:
     if out is not None:
         body["outputSchema"] = out
     return ToolDefinition(body, None, ())
+
+
+def _mcp_block(part: Part, index: int) -> Item:
+    if isinstance(part, ImagePart):
+        return {"type": "image", "data": b64(part.data), "mimeType": part.media_type}
+    if isinstance(part, FilePart):
+        if part.media_type.startswith("audio/"):
+            return {"type": "audio", "data": b64(part.data), "mimeType": part.media_type}
+        uri = "file:///" + quote(part.name or f"part-{index}")
+        return {"type": "resource", "resource": {"uri": uri, "mimeType": part.media_type, "blob": b64(part.data)}}
+    return {"type": "text", "text": part_text(part)}
+
+
+def mcp_result(result: ToolResult, tool: Tool[..., Any] | None = None) -> Item:
+    """A ``CallToolResult``: every part a content block, ``isError``, and ``structuredContent``
+    for a tool with an output schema whose result is one JSON part."""
+    item: Item = {"content": [_mcp_block(p, i) for i, p in enumerate(result.parts)], "isError": result.is_error}
+    if (
+        tool is not None
+        and tool.output_schema is not None
+        and not result.is_error
+        and len(result.parts) == 1
+        and isinstance(result.parts[0], JsonPart)
+    ):
+        item["structuredContent"] = mcp_structured_content(tool, result.parts[0].value)
+    return item
 
 
 #: The registry's row for MCP: the ``tools/list`` entry; a ``tools/call`` answered with a

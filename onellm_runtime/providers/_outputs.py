@@ -12,20 +12,20 @@ import base64
 import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 from ..results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult, describe_part
 
 if TYPE_CHECKING:
-    from ..tool import Tool
+    pass
 
 __all__ = [
     "Item",
+    "b64",
+    "part_text",
     "MEDIA",
     "anthropic_result",
     "chat_result",
     "gemini_result",
-    "mcp_result",
     "responses_result",
 ]
 
@@ -68,19 +68,19 @@ def _plain_text_ok(part: FilePart) -> bool:
     return True
 
 
-def _b64(data: bytes) -> str:
+def b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
 def _data_url(part: Media) -> str:
-    return f"data:{part.media_type};base64,{_b64(part.data)}"
+    return f"data:{part.media_type};base64,{b64(part.data)}"
 
 
 #: Compact JSON, made once (``json.dumps`` with keywords makes an encoder per call).
 _compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
-def _text(part: TextPart | JsonPart) -> str:
+def part_text(part: TextPart | JsonPart) -> str:
     if isinstance(part, TextPart):
         return part.text
     return _compact(part.value)
@@ -106,7 +106,7 @@ def _sorted(provider: str, tool_name: str, parts: list[Part]) -> tuple[list[Part
 
 
 def _joined(parts: list[Part]) -> str:
-    return "".join(describe_part(p) if isinstance(p, (ImagePart, FilePart)) else _text(p) for p in parts)
+    return "".join(describe_part(p) if isinstance(p, (ImagePart, FilePart)) else part_text(p) for p in parts)
 
 
 def responses_result(call_id: str, result: ToolResult, tool_name: str) -> Written:
@@ -123,7 +123,7 @@ def responses_result(call_id: str, result: ToolResult, tool_name: str) -> Writte
             elif isinstance(p, FilePart):
                 output.append({"type": "input_file", "file_data": _data_url(p), "filename": p.name or "file"})
             else:
-                output.append({"type": "input_text", "text": _text(p)})
+                output.append({"type": "input_text", "text": part_text(p)})
     return {"type": "function_call_output", "call_id": call_id, "output": output}, warnings
 
 
@@ -135,17 +135,17 @@ def chat_result(call_id: str, result: ToolResult, tool_name: str) -> Written:
 
 def _anthropic_block(part: Part) -> Item | None:
     if isinstance(part, ImagePart):
-        return {"type": "image", "source": {"type": "base64", "media_type": part.media_type, "data": _b64(part.data)}}
+        return {"type": "image", "source": {"type": "base64", "media_type": part.media_type, "data": b64(part.data)}}
     if isinstance(part, FilePart):
         if part.media_type == "application/pdf":
-            source: Item = {"type": "base64", "media_type": "application/pdf", "data": _b64(part.data)}
+            source: Item = {"type": "base64", "media_type": "application/pdf", "data": b64(part.data)}
         else:
             source = {"type": "text", "media_type": "text/plain", "data": part.data.decode("utf-8")}
         block: Item = {"type": "document", "source": source}
         if part.name:
             block["title"] = part.name
         return block
-    text = _text(part)
+    text = part_text(part)
     return {"type": "text", "text": text} if text else None
 
 
@@ -182,38 +182,10 @@ def gemini_result(call_id: str, name: str, result: ToolResult, tool_name: str) -
     media: list[Item] = []
     for p in parts:
         if isinstance(p, (ImagePart, FilePart)):
-            blob: Item = {"mimeType": p.media_type, "data": _b64(p.data)}
+            blob: Item = {"mimeType": p.media_type, "data": b64(p.data)}
             if isinstance(p, FilePart) and p.name:
                 blob["displayName"] = p.name
             media.append({"inlineData": blob})
     if media:
         body["parts"] = media
     return {"functionResponse": body}, warnings
-
-
-def _mcp_block(part: Part, index: int) -> Item:
-    if isinstance(part, ImagePart):
-        return {"type": "image", "data": _b64(part.data), "mimeType": part.media_type}
-    if isinstance(part, FilePart):
-        if part.media_type.startswith("audio/"):
-            return {"type": "audio", "data": _b64(part.data), "mimeType": part.media_type}
-        uri = "file:///" + quote(part.name or f"part-{index}")
-        return {"type": "resource", "resource": {"uri": uri, "mimeType": part.media_type, "blob": _b64(part.data)}}
-    return {"type": "text", "text": _text(part)}
-
-
-def mcp_result(result: ToolResult, tool: Tool[..., Any] | None = None) -> Item:
-    """A ``CallToolResult``: every part a content block, ``isError``, and ``structuredContent``
-    for a tool with an output schema whose result is one JSON part."""
-    from ._mcp import mcp_structured_content
-
-    item: Item = {"content": [_mcp_block(p, i) for i, p in enumerate(result.parts)], "isError": result.is_error}
-    if (
-        tool is not None
-        and tool.output_schema is not None
-        and not result.is_error
-        and len(result.parts) == 1
-        and isinstance(result.parts[0], JsonPart)
-    ):
-        item["structuredContent"] = mcp_structured_content(tool, result.parts[0].value)
-    return item
