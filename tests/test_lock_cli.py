@@ -186,6 +186,7 @@ def _docs_yaml(containing: str) -> Any:
     return yaml.safe_load(block)
 
 
+@pytest.mark.slow  # the whole workflow of docs/ci.md; .ci/run runs its lock steps on examples/ as well
 def test_the_ci_steps_of_the_docs_run_as_a_script(tmp_path: Path) -> None:
     """docs/ci.md's two lock steps, in a repository whose branch breaks a call of its base."""
     steps = {s["name"]: s["run"] for s in _docs_yaml("- name: Hold the tools to their lock")}
