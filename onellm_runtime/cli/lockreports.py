@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from ..locking.diff import Change, Kind
-from .reports import DOCS_URL, github_escape_data, github_escape_property
+from .reports import DOCS_URL, github_escape_data, github_escape_property, sarif_log
 
 __all__ = ["CHANGE_FORMATS", "summary"]
 
@@ -74,8 +74,6 @@ def github(changes: Sequence[Change], lock_path: str) -> str:
 
 
 def sarif(changes: Sequence[Change], lock_path: str) -> str:
-    from .. import __version__
-
     kinds = list(MEANINGS)
     rules = [
         {
@@ -104,24 +102,7 @@ def sarif(changes: Sequence[Change], lock_path: str) -> str:
         }
         for c in changes
     ]
-    log = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "onellm",
-                        "version": __version__,
-                        "informationUri": f"{DOCS_URL}ci.md",
-                        "rules": rules,
-                    }
-                },
-                "results": results,
-            }
-        ],
-    }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(sarif_log(rules, results), indent=2, ensure_ascii=False) + "\n"
 
 
 #: ``--format`` value -> the function that writes the changes.

@@ -14,10 +14,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..core.codes import CODES
 
-__all__ = ["DOCS_URL", "FORMATS", "Finding", "help_uri", "github_escape_data", "github_escape_property"]
+__all__ = ["DOCS_URL", "FORMATS", "Finding", "help_uri", "github_escape_data", "github_escape_property", "sarif_log"]
 
 #: Where the project's docs are to be published (its public repository, which is not up yet); a
 #: rule's ``helpUri`` is a page and anchor below it.
@@ -121,8 +122,6 @@ def _uri(path: str) -> str:
 
 
 def sarif(findings: Sequence[Finding]) -> str:
-    from .. import __version__
-
     meanings = {**CODES, **OTHER_CODES}
     rule_ids = list(meanings) + sorted({f.code for f in findings} - set(meanings))
     index = {code: i for i, code in enumerate(rule_ids)}
@@ -158,7 +157,14 @@ def sarif(findings: Sequence[Finding]) -> str:
         }
         for f in findings
     ]
-    log = {
+    return json.dumps(sarif_log(rules, results), indent=2) + "\n"
+
+
+def sarif_log(rules: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[str, Any]:
+    """A SARIF 2.1.0 log of one run of onellm: the rules its results name, and the results."""
+    from .. import __version__
+
+    return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [
@@ -175,7 +181,6 @@ def sarif(findings: Sequence[Finding]) -> str:
             }
         ],
     }
-    return json.dumps(log, indent=2) + "\n"
 
 
 #: ``--format`` value -> the function that writes the findings (in the order given).
