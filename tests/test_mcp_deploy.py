@@ -29,7 +29,9 @@ from mcp_types import ElicitRequestParams, ElicitResult, ErrorData
 ROOT = Path(__file__).parent.parent
 TOOLS_FILE = Path(__file__).parent / "mcp_deploy_tools.py"
 BOUND = 60.0
-TRANSPORTS = ["stdio", "http"]
+# Each HTTP case starts a server process of its own: those run in the slow group (CI runs it), the
+# stdio ones in the README's command.
+TRANSPORTS = ["stdio", pytest.param("http", marks=pytest.mark.slow)]
 
 
 def _server_command(services: str) -> list[str]:

@@ -173,6 +173,7 @@ def test_the_language_servers_checker_reports_both_forms_in_a_buffer(tmp_path: P
         checker.close()
 
 
+@pytest.mark.slow  # a language server and its check process started cold
 def test_onellm_lsp_publishes_the_finding_with_its_docs_link(tmp_path: Path) -> None:
     """A real session (pygls's client over stdio): the set's finding in the opened buffer, at the
     argument, linked to OLT007's section; gone once the buffer leaves the repeated tool out."""
@@ -218,6 +219,7 @@ def _rename_the_method(tmp_path: Path, name: str) -> None:
         os.utime(path, (stamp, stamp))
 
 
+@pytest.mark.slow  # mypy twice with its cache, then the daemon through three edits
 def test_mypy_with_its_cache_and_the_daemon_follow_a_rename_in_the_other_module(tmp_path: Path) -> None:
     """app.py's finding depends on a name written in tickets.py's ``@tool(...)``, which no analysed
     type holds: renaming the method there must re-check app.py, warm or under the daemon."""
