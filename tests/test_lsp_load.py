@@ -389,14 +389,15 @@ def test_a_check_process_that_dies_is_replaced_and_the_text_checked_again(tmp_pa
 
 def test_a_stale_check_longer_than_a_restart_is_stopped_with_its_process(tmp_path: Path) -> None:
     """The process's first check (a small file: the cold analysis) sets what starting over costs;
-    a large file's check (about twice that) made stale by an edit is stopped once it has run that long."""
+    a large file's check (several times that: 12,000 tools, about 2 MB, so the size cap is raised)
+    made stale by an edit is stopped once it has run that long."""
     small, big = tmp_path / "small.py", tmp_path / "big.py"
     small.write_text(SMALL)
-    first, second = generated(4000, flipped=3), generated(4000, flipped=7)
+    first, second = generated(12_000, flipped=3), generated(12_000, flipped=7)
     big.write_text(first)
 
     async def session() -> None:
-        s = Session(0)
+        s = Session(0, "--max-document-bytes", "4000000")
         await s.start(tmp_path)
         try:
             s.open(small, SMALL)
