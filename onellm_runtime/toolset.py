@@ -14,20 +14,12 @@ from typing import TYPE_CHECKING, Any, cast
 if TYPE_CHECKING:
     from .tool import Tool
 
-__all__ = ["ToolSet", "as_tool_set", "duplicate_message", "where_defined"]
+__all__ = ["ToolSet", "as_tool_set", "where_defined"]
 
 
 def where_defined(t: Tool[..., Any]) -> str:
     """``module.qualname`` of the function behind ``t``: how OLT007 names a definition."""
     return f"{t.__module__}.{t.__qualname__}"
-
-
-def duplicate_message(name: str, first: str, second: str) -> str:
-    """OLT007's text for two tools of one set (``core.diagnostics``, which the static side uses too)."""
-    from .core.diagnostics import IN_A_TOOL_SET
-    from .core.diagnostics import duplicate_message as message
-
-    return message(name, first, second, IN_A_TOOL_SET)
 
 
 class ToolSet(Mapping[str, "Tool[..., Any]"]):
