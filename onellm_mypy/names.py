@@ -60,6 +60,7 @@ class Hidden:
 
 
 def module_of_fullname(fullname: str, modules: dict[str, MypyFile]) -> str | None:
+    """The build's module that defines ``fullname``: its longest prefix that is a module."""
     parts = fullname.split(".")
     for i in range(len(parts) - 1, 0, -1):
         candidate = ".".join(parts[:i])
@@ -283,6 +284,7 @@ class NameResolver:
         return Bound(bindings[0].value, self.resolver(scope), scope)
 
     def info(self, fullname: str) -> TypeInfo | None:
+        """The class a full name names, from its module's symbol table (None: not a class)."""
         module = module_of_fullname(fullname, self.modules)
         if module is None:
             return None
@@ -320,6 +322,8 @@ def function_bindings(fn_ast: src.FunctionNode, name: str) -> list[src.Binding]:
 
 
 def alias_value(ms: ModuleSource, name: str, line: int) -> ast.expr | None:
+    """The expression alias ``name`` is bound to at ``line`` of its module, as written (mypy's
+    analysed alias drops ``Annotated`` metadata); None for a ``TypeAliasType(...)`` call."""
     if "." in name:
         return None
     for b in ms.bindings.get(name, []):
