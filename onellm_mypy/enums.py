@@ -19,7 +19,7 @@ from mypy.nodes import TypeInfo, Var
 
 from onellm_runtime.core.model import EnumType
 
-from .source import ModuleSource, read_constant
+from .source import Binding, ModuleSource, read_constant
 from .values import EnumValue, Opaque, Resolution, Resolve, Unreadable
 
 __all__ = ["EnumReader", "EnumFront", "enum_members", "as_str_value", "AutoValue"]
@@ -157,7 +157,8 @@ def _same_value(a: object, b: object) -> bool:
 
 
 class EnumFront(Protocol):
-    """What the reader asks of the front end: sources, and names resolved where they are written."""
+    """What the reader asks of the name resolver (``names.NameResolver``): sources, and names
+    resolved where they are written."""
 
     def source(self, module: str) -> ModuleSource | None: ...
 
@@ -173,6 +174,10 @@ class EnumFront(Protocol):
 
     def module_fullname(self, expr: ast.expr, module: str) -> str | None:
         """The full name a name written at the module's top level refers to."""
+        ...
+
+    def bindings_of(self, module: str, name: str) -> list[Binding]:
+        """The statements that bind ``name`` at the module's top level."""
         ...
 
 
@@ -270,7 +275,7 @@ class EnumReader:
         ms = self.front.source(info.module_name)
         if ms is None or info.fullname != f"{info.module_name}.{info.name}":
             return None
-        bindings = ms.bindings.get(info.name, [])
+        bindings = self.front.bindings_of(info.module_name, info.name)
         call = bindings[0].value if len(bindings) == 1 else None
         if not isinstance(call, ast.Call) or any(k.arg == "type" for k in call.keywords):
             return None

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from mypy.nodes import TypeInfo
 
 from . import source as src
-from .mypy_front import Frontend, Scope
+from .mypy_front import Frontend
+from .names import Scope
 
 __all__ = [
     "BASEMODEL",

@@ -2,10 +2,10 @@
 
 It *evaluates* an annotation into a ``core.forms`` form: what the annotation object would
 be at runtime (``Optional[X]`` is a union with ``None``, nested unions and ``Annotated``
-are flattened, ``typing.List`` is ``list``, an alias is its value). Names are resolved
-with mypy's symbol tables; the expression itself is read from the source with ``ast``
-(mypy drops ``Annotated`` metadata), and where the source is not available, from mypy's
-analysed type. It judges nothing: ``core.lowering`` turns forms into the model, and the
+are flattened, ``typing.List`` is ``list``, an alias is its value). Names are resolved by
+``names.NameResolver`` (which ``Frontend`` extends); the expression itself is read from the
+source with ``ast`` (mypy drops ``Annotated`` metadata), and where the source is not
+available, from mypy's analysed type. It judges nothing: ``core.lowering`` turns forms into the model, and the
 shared core (``diagnostics``, ``schema``) decides what is supported and what the schema is.
 
 Records (fields, defaults, docstrings, hashability) are read in ``records``; finding tools
@@ -21,8 +21,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from mypy.nodes import (
-    FUNC_NO_INFO,
-    GDEF,
     Decorator,
     FuncDef,
     MypyFile,
@@ -87,8 +85,8 @@ from onellm_runtime.core.lowering import BARE, CannotLower
 from onellm_runtime.core.model import JsonType, Record, RecordKind, Scalar, ScalarKind, TypeNode
 
 from . import source as src
-from .enums import EnumReader
-from .source import Bound, EnumValue, ModuleSource, Opaque, Resolution, SourceCache, Unreadable
+from .names import Hidden, NameResolver, Scope, alias_value, module_of_fullname, qualname
+from .source import Bound, EnumValue, Opaque, SourceCache, Unreadable
 
 #: The runtime type of a literal expression the source does not let us compute further.
 _OPAQUE_TYPES: dict[type, str] = {
@@ -102,12 +100,6 @@ _OPAQUE_TYPES: dict[type, str] = {
     ast.GeneratorExp: "generator",
     ast.Lambda: "function",
 }
-
-
-def _qualname(info: TypeInfo) -> str:
-    """A class's ``__qualname__``, as the runtime names a metadata object's type."""
-    module = info.module_name
-    return info.fullname[len(module) + 1 :] if module and info.fullname.startswith(module + ".") else info.name
 
 
 def _returned_class(node: object) -> TypeInfo | None:
@@ -128,7 +120,7 @@ def _unreadable_metadata(expr: ast.expr) -> str:
     )
 
 
-__all__ = ["CannotLower", "Frontend", "NeedMypy", "RecordMemo", "Scope", "module_of_fullname", "special_node"]
+__all__ = ["CannotLower", "Frontend", "NeedMypy", "RecordMemo", "special_node"]
 
 _CONTEXT = "onellm_runtime.context.ToolContext"
 _CANCELLATION = "onellm_runtime.context.CancellationToken"
@@ -157,44 +149,8 @@ _TUPLES = frozenset({"typing.Tuple", "builtins.tuple", "typing_extensions.Tuple"
 _TYPES = frozenset({"typing.Type", "builtins.type", "typing_extensions.Type"})
 
 
-# -- scopes and name resolution ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Where an expression was written, and how the runtime resolves its names there.
-
-    ``lazy``: the annotation is a string when the function runs (``from __future__ import
-    annotations`` or quotes), so ``typing.get_type_hints`` resolves it in the module's
-    globals: a name bound only under ``TYPE_CHECKING`` is then unresolvable.
-    ``class_names``: names of the enclosing class body are visible (record fields; eager
-    method annotations and defaults).
-    """
-
-    module: str
-    cls: TypeInfo | None = None
-    lazy: bool = False
-    class_names: bool = False
-
-
-class _Hidden:
-    """A name bound only under ``TYPE_CHECKING``, looked up lazily."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-
 class NeedMypy(Exception):
     """An eager annotation names something we cannot look up: use mypy's analysed type."""
-
-
-def module_of_fullname(fullname: str, modules: dict[str, MypyFile]) -> str | None:
-    parts = fullname.split(".")
-    for i in range(len(parts) - 1, 0, -1):
-        candidate = ".".join(parts[:i])
-        if candidate in modules:
-            return candidate
-    return None
 
 
 @dataclass
@@ -223,209 +179,24 @@ class RecordMemo:
     module_tools: dict[str, list[Diagnostic]] = field(default_factory=dict)
 
 
-class Frontend:
+class Frontend(NameResolver):
     """One lowering context over a build's modules; records which modules it read.
 
     It holds no state that changes results: ``deps`` only collects module names for
-    ``get_additional_indirect_deps``, and the source cache is keyed by file stamps.
+    ``get_additional_indirect_deps``, and the source cache is keyed by file stamps. Names
+    are resolved by ``NameResolver`` (``names``); this class evaluates annotations.
     """
 
     def __init__(self, modules: dict[str, MypyFile], sources: SourceCache, memo: RecordMemo | None = None) -> None:
-        self.modules = modules
-        self.sources = sources
+        super().__init__(modules, sources)
         self.memo = memo if memo is not None else RecordMemo()
-        self.deps: set[str] = set()
-        #: The modules read while lowering each record being lowered (innermost last).
-        self.reading: list[set[str]] = []
         #: Aliases being expanded: an alias met again inside itself cannot be resolved at
         #: runtime either (``typing.get_type_hints`` leaves the inner forward reference).
         self._expanding: list[str] = []
-        # Memos for this front end's lifetime (one hook, or one extraction): nothing they
-        # hold can change while mypy checks one module.
-        self._source_memo: dict[str, ModuleSource | None] = {}
-        self._class_memo: dict[str, tuple[ModuleSource, ast.ClassDef] | None] = {}
         #: Per class full name: its record kind, and whether ``@dataclass`` itself made it
         #: (read and kept by ``records``).
         self.record_kinds: dict[str, RecordKind | None] = {}
         self.dataclass_classes: dict[str, bool] = {}
-        #: Enums, each read once (members, aliases, values, node).
-        self.enums = EnumReader(self)
-
-    # -- sources ----------------------------------------------------------------------
-
-    def note_read(self, modules: set[str] | frozenset[str]) -> None:
-        self.deps.update(modules)
-        for reading in self.reading:
-            reading.update(modules)
-
-    def source(self, module: str) -> ModuleSource | None:
-        """A module's parsed source, noting it as read (what is lowered from it depends on it)."""
-        if module in self.modules:
-            self.note_read({module})
-        return self._scope_source(module)
-
-    def _scope_source(self, module: str) -> ModuleSource | None:
-        """A module's parsed source, read to resolve a name written in it: not noted, since
-        whatever led to an expression written there read that source already (the tool's
-        own module, an alias's, a class's), so what is lowered depends on the same modules
-        wherever the expression's names resolve alike (the annotation memo's premise)."""
-        if module in self._source_memo:
-            return self._source_memo[module]
-        file = self.modules.get(module)
-        ms = self.sources.module(file.path) if file is not None else None
-        self._source_memo[module] = ms
-        return ms
-
-    def class_ast(self, info: TypeInfo) -> tuple[ModuleSource, ast.ClassDef] | None:
-        key = info.fullname
-        module = info.module_name
-        if key in self._class_memo:
-            if module in self.modules:
-                self.note_read({module})
-            return self._class_memo[key]
-        ms = self.source(module)
-        found = None
-        if ms is not None:
-            node = ms.classes.get(key[len(module) + 1 :])
-            if node is None:
-                line = info.line if info.line > 0 else getattr(info.defn, "line", -1)
-                node = ms.classes_at.get((line, info.name))
-            found = (ms, node) if node is not None else None
-        self._class_memo[key] = found
-        return found
-
-    # -- names ------------------------------------------------------------------------
-
-    def lookup(self, expr: ast.expr, scope: Scope) -> SymbolTableNode | _Hidden | None:
-        if isinstance(expr, ast.Name):
-            return self.lookup_name(expr.id, scope)
-        if isinstance(expr, ast.Attribute):
-            base = self.lookup(expr.value, scope)
-            if isinstance(base, _Hidden) or base is None:
-                return base
-            node = base.node
-            if isinstance(node, MypyFile):
-                found = node.names.get(expr.attr)
-                if found is None:  # ``collections.abc`` after ``import collections``: a submodule
-                    sub = self.modules.get(f"{node.fullname}.{expr.attr}")
-                    if sub is not None:
-                        return SymbolTableNode(GDEF, sub)
-                return found
-            if isinstance(node, TypeInfo):
-                return node.names.get(expr.attr)
-            return None
-        return None
-
-    def lookup_name(self, name: str, scope: Scope) -> SymbolTableNode | _Hidden | None:
-        """What a plain name written in ``scope`` resolves to, as ``lookup``."""
-        if scope.cls is not None and scope.class_names:
-            found = scope.cls.names.get(name)
-            if found is not None:
-                return found
-        if scope.lazy:
-            ms = self._scope_source(scope.module)
-            if ms is not None and ms.type_checking_only(name):
-                return _Hidden(name)
-        file = self.modules.get(scope.module)
-        if file is not None:
-            found = file.names.get(name)
-            if found is not None:
-                return found
-        builtins = self.modules.get("builtins")
-        return builtins.names.get(name) if builtins is not None else None
-
-    def fullname_of(self, expr: ast.expr, scope: Scope) -> str | None:
-        sym = self.lookup(expr, scope)
-        return sym.fullname if isinstance(sym, SymbolTableNode) else None
-
-    def decorator_names(self, node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> list[str]:
-        """The full names the decorators of ``node`` resolve to (``@d`` and ``@d(...)`` alike)."""
-        names: list[str] = []
-        for dec in node.decorator_list:
-            name = self.fullname_of(dec.func if isinstance(dec, ast.Call) else dec, scope)
-            if name is not None:
-                names.append(name)
-        return names
-
-    def class_namer(self, scope: Scope) -> src.ClassNamed:
-        """Tells the class a name or attribute names (``Field(int, ...)``), by its name."""
-        value_scope = Scope(scope.module, scope.cls, False, scope.class_names)
-
-        def named(expr: ast.expr) -> str | None:
-            if not isinstance(expr, (ast.Name, ast.Attribute)):
-                return None
-            sym = self.lookup(expr, value_scope)
-            if isinstance(sym, SymbolTableNode) and isinstance(sym.node, TypeInfo):
-                return _qualname(sym.node)
-            return None
-
-        return named
-
-    def resolver(self, scope: Scope) -> src.Resolve:
-        """Name resolution for constant values (defaults, options, marker arguments)."""
-
-        def resolve(expr: ast.expr) -> Resolution:
-            return self._resolve_value(expr, scope)
-
-        return src.Resolver(resolve, self.sources.allowance)
-
-    def _resolve_value(self, expr: ast.expr, scope: Scope) -> Resolution:
-        # A class-body or module-level name bound exactly once: read its value where it was bound.
-        if isinstance(expr, ast.Name):
-            if scope.cls is not None and scope.class_names:
-                found = self.class_ast(scope.cls)
-                if found is not None:
-                    bindings = found[0].class_bindings(found[1]).get(expr.id)
-                    if bindings:
-                        return self._bound_once(bindings, Scope(scope.module, scope.cls, False, True))
-            ms = self._scope_source(scope.module)
-            if ms is not None:
-                bindings = ms.bindings.get(expr.id)
-                if bindings and not all(isinstance(b.node, (ast.Import, ast.ImportFrom)) for b in bindings):
-                    return self._bound_once(bindings, Scope(scope.module))
-        sym = self.lookup(expr, Scope(scope.module, scope.cls, False, scope.class_names))
-        if not isinstance(sym, SymbolTableNode):
-            return None
-        node = sym.node
-        if isinstance(node, Var):
-            owner = node.info if node.info is not FUNC_NO_INFO and node.info is not None else None
-            try:
-                owner_name = owner.fullname if owner is not None else None
-            except Exception:  # an unset TypeInfo placeholder
-                owner, owner_name = None, None
-            if owner is not None and owner.is_enum:
-                return self.enums.value(owner, node.name)
-            if owner is not None and owner_name is not None:
-                found = self.class_ast(owner)
-                if found is None:
-                    return None
-                bindings = found[0].class_bindings(found[1]).get(node.name)
-                return self._bound_once(bindings or [], Scope(owner.module_name, owner, False, True))
-            module = module_of_fullname(sym.fullname or "", self.modules)
-            if module is None:
-                return None
-            ms = self.source(module)
-            if ms is None:
-                return None
-            return self._bound_once(ms.bindings.get(node.name, []), Scope(module))
-        return None
-
-    def class_resolver(self, info: TypeInfo) -> src.Resolve:
-        """Resolves a name written in a class's body (its own names first)."""
-        return self.resolver(Scope(info.module_name, info, False, True))
-
-    def module_resolver(self, module: str) -> src.Resolve:
-        """Resolves a name written at a module's top level."""
-        return self.resolver(Scope(module))
-
-    def module_fullname(self, expr: ast.expr, module: str) -> str | None:
-        """The full name a name written at a module's top level refers to."""
-        return self.fullname_of(expr, Scope(module))
-
-    def _bound_once(self, bindings: list[src.Binding], scope: Scope) -> Resolution:
-        if len(bindings) != 1 or bindings[0].value is None:
-            return None
-        return Bound(bindings[0].value, self.resolver(scope), scope)
 
     # -- evaluating annotations ---------------------------------------------------------
 
@@ -450,7 +221,7 @@ class Frontend:
             return union([self.evaluate(expr.left, scope, d), self.evaluate(expr.right, scope, d)])
         if isinstance(expr, (ast.Name, ast.Attribute)):
             sym = self.lookup(expr, scope)
-            if isinstance(sym, _Hidden):
+            if isinstance(sym, Hidden):
                 return FUnresolved(sym.name)
             if sym is None:
                 if scope.lazy:
@@ -547,11 +318,11 @@ class Frontend:
     def _fix_special(self, form: Form) -> Form:
         """Give the special aliases' base class its TypeInfo (it only matters for equality)."""
         assert isinstance(form, FAnnotated) and isinstance(form.base, FOther)
-        info = self._info(form.base.name)
+        info = self.info(form.base.name)
         base: Form = _fclass(info) if info is not None else form.base
         if info is not None and info.fullname in ("builtins.dict", "builtins.list"):
-            obj = self._info("builtins.object")
-            string = self._info("builtins.str")
+            obj = self.info("builtins.object")
+            string = self.info("builtins.str")
             args: tuple[Form, ...] = ()
             if obj is not None and string is not None:
                 o = _fclass(obj)
@@ -560,15 +331,8 @@ class Frontend:
         return FAnnotated(base, form.metadata)
 
     def _cls(self, fullname: str) -> FClass | None:
-        info = self._info(fullname)
+        info = self.info(fullname)
         return _fclass(info) if info is not None else None
-
-    def _info(self, fullname: str) -> TypeInfo | None:
-        module = module_of_fullname(fullname, self.modules)
-        if module is None:
-            return None
-        sym = self.modules[module].names.get(fullname[len(module) + 1 :])
-        return sym.node if sym is not None and isinstance(sym.node, TypeInfo) else None
 
     def _alias_form(self, alias: TypeAlias, depth: int) -> Form:
         if self._expanding:
@@ -596,7 +360,7 @@ class Frontend:
                 ms = self.source(module)
                 if ms is not None:
                     short = alias.fullname[len(module) + 1 :]
-                    value = _alias_value(ms, short, alias.line)
+                    value = alias_value(ms, short, alias.line)
                     if value is not None:
                         return self.evaluate(value, Scope(module), depth)
             return self.from_mypy(alias.target, depth)
@@ -607,7 +371,7 @@ class Frontend:
         head = expr.value
         elts = list(expr.slice.elts) if isinstance(expr.slice, ast.Tuple) else [expr.slice]
         sym = self.lookup(head, scope)
-        if isinstance(sym, _Hidden):
+        if isinstance(sym, Hidden):
             return FUnresolved(sym.name)
         if sym is None:
             if scope.lazy:
@@ -655,7 +419,7 @@ class Frontend:
             if isinstance(expr, ast.Call):
                 return self._meta_call(expr, scope)
             if isinstance(expr, (ast.Name, ast.Attribute)):
-                found = self._resolve_value(expr, scope)
+                found = self.resolve_value(expr, scope)
                 if isinstance(found, Bound) and isinstance(found.scope, Scope):
                     # A marker bound to a name: read the call where the name was bound.
                     scope = found.scope
@@ -667,7 +431,7 @@ class Frontend:
                         if base.fullname in metadata.REFUSED_CLASSES:
                             refused = metadata.refused_class(base.fullname)
                             return () if refused is None else (refused,)
-                    return (metadata.class_as_metadata(_qualname(sym.node)),)
+                    return (metadata.class_as_metadata(qualname(sym.node)),)
             return self._meta_value(expr, scope)
         return ()
 
@@ -693,10 +457,10 @@ class Frontend:
                 if base.fullname in metadata.REFUSED_CLASSES:
                     refused = metadata.refused_class(base.fullname)
                     return () if refused is None else (refused,)
-            return (metadata.other_metadata(_qualname(node)),)
+            return (metadata.other_metadata(qualname(node)),)
         made = _returned_class(node)
         if made is not None:
-            return (metadata.other_metadata(_qualname(made)),)
+            return (metadata.other_metadata(qualname(made)),)
         return (markers.refusal(_unreadable_metadata(call), markers.NOT_COMPUTED),)
 
     def _meta_value(self, expr: ast.expr, scope: Scope) -> tuple[Meta, ...]:
@@ -802,13 +566,10 @@ class Frontend:
         info = form.handle
         assert isinstance(info, TypeInfo)
         module = info.module_name
-        ms = self.source(module)
-        if ms is not None:
-            bindings = ms.bindings.get(info.name, [])
-            for b in bindings:
-                value = b.value
-                if isinstance(value, ast.Call) and len(value.args) == 2:
-                    return self.evaluate(value.args[1], Scope(module))
+        for b in self.bindings_of(module, info.name):
+            value = b.value
+            if isinstance(value, ast.Call) and len(value.args) == 2:
+                return self.evaluate(value.args[1], Scope(module))
         if not info.bases:
             raise CannotLower("NewType without a base")
         return self.from_mypy(info.bases[0])
@@ -818,18 +579,6 @@ def _leftmost(expr: ast.expr) -> str:
     while isinstance(expr, ast.Attribute):
         expr = expr.value
     return expr.id if isinstance(expr, ast.Name) else ast.unparse(expr)
-
-
-def _alias_value(ms: ModuleSource, name: str, line: int) -> ast.expr | None:
-    if "." in name:
-        return None
-    for b in ms.bindings.get(name, []):
-        if b.value is not None and (line <= 0 or getattr(b.node, "lineno", line) == line):
-            value = b.value
-            if isinstance(value, ast.Call):  # TypeAliasType("X", value) (typing_extensions)
-                return None
-            return value
-    return None
 
 
 def _type_vars_in(form: Form) -> list[FTypeVar]:

@@ -172,8 +172,10 @@ class OnellmPlugin(Plugin):
     def _find_wrapped(self, fullname: str) -> tuple[str, Decorator] | None:
         if self._modules is None or "." not in fullname:
             return None
+        from .names import symbol_of_fullname
+
         try:
-            sym = self.lookup_fully_qualified(fullname)
+            sym = symbol_of_fullname(fullname, self._modules)
         except Exception:
             return None
         dec = sym.node if sym is not None else None

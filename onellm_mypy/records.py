@@ -2,7 +2,7 @@
 
 ``Classes`` is what ``core.lowering.Lowering`` asks (``core.lowering.FrontEnd``) when a form
 names a class: its record kind and fields (dataclass, NamedTuple, TypedDict: defaults,
-docstrings, hashability, as ``typing_front`` reads them at runtime), enum members, a
+docstrings, hashability, as ``front/records.py`` reads them at runtime), enum members, a
 NewType's supertype. Records are read from the source where it is available, from mypy's
 symbols otherwise, and kept in the build's ``RecordMemo`` with the modules each read.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from mypy.nodes import SymbolTableNode, TypeInfo, Var
+from mypy.nodes import SymbolTableNode, TypeInfo
 from mypy.types import Type
 
 from onellm_runtime.core import rules
@@ -33,7 +33,8 @@ from onellm_runtime.core.scalars import BY_FULLNAME
 
 from . import models
 from . import source as src
-from .mypy_front import Frontend, NeedMypy, Scope
+from .mypy_front import Frontend, NeedMypy
+from .names import Scope, attribute_type
 from .source import ModuleSource
 
 __all__ = ["Classes", "lower_form", "settle"]
@@ -266,7 +267,7 @@ def _hashable(fe: Frontend, info: TypeInfo, depth: int = 0) -> bool:
         if explicit is False and _defines_eq(fe, info):
             explicit = None  # ``__hash__ = None`` implied by ``__eq__`` is not explicit
         if not eq:
-            return False  # instances equal only themselves: not hashable by value (typing_front._declared_eq)
+            return False  # instances equal only themselves: not hashable by value (front/records.py, _declared_eq)
         if unsafe_hash:
             return True
         if explicit is not None:
@@ -281,7 +282,7 @@ def _hashable(fe: Frontend, info: TypeInfo, depth: int = 0) -> bool:
 
 
 def _read_record(fe: Frontend, lowering: Lowering, info: TypeInfo) -> Record:
-    """A record's fields in contract order, as ``typing_front._lower_record`` reads them."""
+    """A record's fields in contract order, as the runtime's ``front.records.lower_record`` reads them."""
     kind = _record_kind_of(fe, info)
     fields: list[RecordField] = []
 
@@ -303,7 +304,7 @@ def _read_record(fe: Frontend, lowering: Lowering, info: TypeInfo) -> Record:
             if attr.get("is_init_var") or not attr.get("is_in_init", True) or attr.get("type") == "dataclasses.KW_ONLY":
                 continue  # dataclasses.fields() leaves out InitVar pseudo-fields and the KW_ONLY marker
             name = attr["name"]
-            node, stmt, scope = field_form(name, _attribute_type(holder, name))
+            node, stmt, scope = field_form(name, attribute_type(holder, name))
             has_default = bool(attr.get("has_default"))
             default = NO_DEFAULT
             if has_default and _is_field_call(fe, stmt, scope) and not models.pydantic_dataclass(fe, holder):
@@ -336,7 +337,7 @@ def _read_record(fe: Frontend, lowering: Lowering, info: TypeInfo) -> Record:
         hashable = True
     elif kind == "basemodel":
         for name in models.model_field_names(fe, info):
-            node, stmt, scope = field_form(name, _attribute_type(info, name))
+            node, stmt, scope = field_form(name, attribute_type(info, name))
             default = NO_DEFAULT
             value = stmt.value if stmt is not None else None
             if isinstance(value, ast.Call) and _is_field_call(fe, stmt, scope):
@@ -366,14 +367,6 @@ def _is_field_call(fe: Frontend, stmt: ast.AnnAssign | None, scope: Scope) -> bo
     """``x: T = Field(...)``, pydantic's ``Field``."""
     value = stmt.value if stmt is not None else None
     return isinstance(value, ast.Call) and fe.fullname_of(value.func, scope) in models.FIELD_FUNCS
-
-
-def _attribute_type(info: TypeInfo, name: str) -> Type | None:
-    for c in info.mro:
-        sym = c.names.get(name)
-        if sym is not None and isinstance(sym.node, Var):
-            return sym.node.type
-    return None
 
 
 def settle(default: Default, node: TypeNode) -> Default:

@@ -30,7 +30,6 @@ from mypy.nodes import (
     OverloadedFuncDef,
     RefExpr,
     StrExpr,
-    SymbolTableNode,
     TypeInfo,
     Var,
 )
@@ -64,9 +63,8 @@ from .mypy_front import (
     CannotLower,
     Frontend,
     NeedMypy,
-    Scope,
-    module_of_fullname,
 )
+from .names import Scope, module_of_fullname
 from .records import lower_form, settle
 from .source import EnumValue, Opaque, Unreadable
 
@@ -175,31 +173,6 @@ def _class_type_params(info: TypeInfo | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(info.type_vars))
 
 
-def _resolutions(
-    fe: Frontend, ms: src.ModuleSource, names: list[str] | None, scope: Scope
-) -> tuple[tuple[str, str | None], ...] | None:
-    """Each name's full name as written in ``scope`` (``"?"`` if hidden, None if unbound), or
-    None where the module itself decides: a name it binds, or an expression not described."""
-    if names is None:
-        return None
-    found: list[tuple[str, str | None]] = []
-    for name in dict.fromkeys(names):
-        bindings = ms.bindings.get(name)
-        if bindings and not all(isinstance(b.node, (ast.Import, ast.ImportFrom)) for b in bindings):
-            return None
-        sym = fe.lookup_name(name, scope)
-        if sym is None:
-            found.append((name, None))
-        elif isinstance(sym, SymbolTableNode):
-            fullname = sym.fullname
-            if not fullname:
-                return None
-            found.append((name, fullname))
-        else:
-            found.append((name, "?"))
-    return tuple(found)
-
-
 class _ToolLowering:
     """``typing_front.lower_function``, on a function's source and mypy's view of it."""
 
@@ -235,7 +208,7 @@ class _ToolLowering:
         written = (what, scope.module, cls, scope.lazy, text)
         key = fe.memo.keys.get(written)
         if key is None:
-            resolved = _resolutions(fe, ms, src.written_names(expr), scope)
+            resolved = fe.resolutions(ms, src.written_names(expr), scope)
             key = written if resolved is None else (what, "", cls, scope.lazy, text, resolved)
             fe.memo.keys[written] = key
         return key

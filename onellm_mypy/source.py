@@ -3,8 +3,8 @@
 mypy drops ``Annotated`` metadata from analysed types, keeps no docstrings, and does not
 evaluate default values, so the static front end reads those from the source, the way
 the C# generator reads doc comments. This module knows Python syntax and nothing about
-mypy: names are resolved through a callback (``Resolve``) that ``mypy_front`` implements
-with mypy's symbol tables.
+mypy: names are resolved through a callback (``Resolve``) that ``names.NameResolver``
+implements with mypy's symbol tables.
 
 Parsed modules are kept by a ``SourceCache`` owned by one plugin (or extractor)
 instance, keyed by path and file stamp, so a daemon that keeps the plugin alive re-reads

@@ -47,7 +47,8 @@ from onellm_runtime.core.options import DEFAULT_OPTIONS
 
 from . import source as src
 from .decorators import is_tool_decorator
-from .mypy_front import Frontend, Scope, module_of_fullname
+from .mypy_front import Frontend
+from .names import Scope, function_bindings, module_of_fullname
 from .sites import _is_tool_type, _member_function, _read_options, method_info
 
 __all__ = ["TOOLS_OF", "module_duplicates", "tool_set_findings"]
@@ -158,15 +159,14 @@ def _class_read(fe: Frontend, expr: Expression, function: FuncItem | None) -> Ty
     module = module_of_fullname(node.fullname, fe.modules)
     value: ast.expr | None = None
     if module is not None and node.fullname == f"{module}.{node.name}":
-        ms = fe.source(module)
-        value = _bound_once(ms.bindings.get(node.name, []) if ms is not None else [])
+        value = _bound_once(fe.bindings_of(module, node.name))
     elif function is not None and isinstance(function, FuncDef):
         module = module_of_fullname(function.fullname, fe.modules)
         ms = fe.source(module) if module is not None else None
         fn_ast = ms.function(function.line, function.name) if ms is not None else None
         a = fn_ast.args if fn_ast is not None else None
         if fn_ast is not None and a is not None and node.name not in _parameter_names(a):
-            value = _bound_once(src.body_bindings(fn_ast.body).get(node.name, []))
+            value = _bound_once(function_bindings(fn_ast, node.name))
     if module is None or not isinstance(value, ast.Call):
         return None
     sym = fe.lookup(value.func, Scope(module))

@@ -395,3 +395,86 @@ def test_run_time_imports_leave_out_type_checking(source: str, expected: set[str
     lines = {node.lineno for node in _run_time_nodes(tree) if isinstance(node, ast.Import | ast.ImportFrom)}
     found = {imp.target for imp in imports_in("onellm_runtime.core.markers", source) if imp.line in lines}
     assert found == expected
+
+
+# -- the size of a module, and where names are resolved on the static side -------------------
+
+#: A module's longest allowed length in lines: past it, a module holds more than one job.
+MAX_LINES = 800
+
+
+def test_no_module_is_over_the_line_limit() -> None:
+    lengths = {module: len(path.read_text(encoding="utf-8").splitlines()) for module, (path, _) in MODULES.items()}
+    assert {module: n for module, n in sorted(lengths.items()) if n > MAX_LINES} == {}
+
+
+#: The static side's name resolver: the one module that asks what a name means where it is written.
+RESOLVER = "onellm_mypy.names"
+#: mypy's look-ups by name: a full name through the modules, a name in a symbol table.
+SYMBOL_LOOKUPS = frozenset({"lookup_qualified", "lookup_fully_qualified", "lookup_fully_qualified_or_none"})
+#: The source index's answers about a name (``source.ModuleSource``): what binds it, in a module,
+#: a class body or a function's body, and whether only ``if TYPE_CHECKING:`` does.
+BINDING_READS = frozenset({"class_bindings", "body_bindings", "type_checking_only"})
+
+
+def name_reads(source: str) -> list[tuple[int, str]]:
+    """Where a module's source resolves a name itself: each mypy look-up by name (a call of
+    ``SYMBOL_LOOKUPS``, ``<table>.names.get(...)``, an import of ``mypy.lookup``) and each read
+    of the source's bindings (``BINDING_READS``, ``<source>.bindings.get(...)``), as (line, what)."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module == "mypy.lookup":
+            found.append((node.lineno, "mypy.lookup"))
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name in SYMBOL_LOOKUPS or name in BINDING_READS:
+            found.append((node.lineno, name))
+        elif (
+            name == "get"
+            and isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Attribute)
+            and func.value.attr in ("names", "bindings")
+        ):
+            found.append((node.lineno, f"{func.value.attr}.get"))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("sym = self.lookup_fully_qualified(fullname)", [(1, "lookup_fully_qualified")]),
+        ("from mypy.lookup import lookup_fully_qualified", [(1, "mypy.lookup")]),
+        ("x = api.lookup_qualified(name, ctx)", [(1, "lookup_qualified")]),
+        ("found = file.names.get(name)", [(1, "names.get")]),
+        ("b = ms.bindings.get(name, [])", [(1, "bindings.get")]),
+        ("b = src.body_bindings(fn.body)", [(1, "body_bindings")]),
+        ("if ms.type_checking_only(name):\n    pass", [(1, "type_checking_only")]),
+        ("del file.names[name]\nfile.names[name] = node\nrows = info.names.items()", []),
+        ("value = memo.get(key)\nfound = self.lookup(expr, scope)", []),
+    ],
+)
+def test_name_reads_are_found_where_written(source: str, expected: list[tuple[int, str]]) -> None:
+    """The reader's own rows: which statements count as resolving a name."""
+    assert name_reads(source) == expected
+
+
+def test_only_the_name_resolver_resolves_names() -> None:
+    """Every static module asks ``names.NameResolver`` what a name means; only the resolver reads
+    mypy's symbol tables by name, and only it (besides ``source``, which indexes them) the bindings."""
+    found = []
+    for module, (path, _) in sorted(MODULES.items()):
+        if part_of(module) != "onellm_mypy" or module == RESOLVER:
+            continue
+        for line, what in name_reads(path.read_text(encoding="utf-8")):
+            if module == "onellm_mypy.source" and (what in BINDING_READS or what == "bindings.get"):
+                continue  # the index itself: where bindings are collected and answered
+            found.append(f"{module}:{line} {what}")
+    assert found == []
+
+
+def test_the_name_resolver_is_where_the_static_side_reads_names() -> None:
+    """The resolver holds the reads the rule above keeps out of every other module."""
+    reads = {what for _, what in name_reads(MODULES[RESOLVER][0].read_text(encoding="utf-8"))}
+    assert reads >= {"mypy.lookup", "lookup_fully_qualified", "names.get", "bindings.get", "type_checking_only"}

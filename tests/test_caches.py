@@ -10,13 +10,13 @@ from onellm_runtime.core.caches import DEFAULT_LIMIT, BoundedCache
 
 MEMOS = [
     ("onellm_runtime.front.typing_front", "_ANNOTATIONS", DEFAULT_LIMIT),
-    ("onellm_runtime.front.typing_front", "_CLASS_FORMS", DEFAULT_LIMIT),
+    ("onellm_runtime.front.evaluation", "_CLASS_FORMS", DEFAULT_LIMIT),
     ("onellm_runtime.front.typing_front", "_PLAIN_ALIASES", DEFAULT_LIMIT),
     ("onellm_runtime.front.typing_front", "_CLASS_RETURNS", DEFAULT_LIMIT),
-    ("onellm_runtime.front.typing_front", "_RECORDS", DEFAULT_LIMIT),
+    ("onellm_runtime.front.records", "_RECORDS", DEFAULT_LIMIT),
     ("onellm_runtime.core.enums", "_ENUMS", DEFAULT_LIMIT),
-    ("onellm_runtime.front.typing_front", "_CODE", DEFAULT_LIMIT),
-    ("onellm_runtime.front.typing_front", "_EVALUATED", DEFAULT_LIMIT),
+    ("onellm_runtime.front.hints", "_CODE", DEFAULT_LIMIT),
+    ("onellm_runtime.front.hints", "_EVALUATED", DEFAULT_LIMIT),
     ("onellm_runtime.front.sourcetext", "_WALKS", DEFAULT_LIMIT),
     ("onellm_runtime.core.diagnostics", "_CLEAN_RECORDS", DEFAULT_LIMIT),
     ("onellm_runtime.core.diagnostics", "_CLEAN_TYPES", DEFAULT_LIMIT),

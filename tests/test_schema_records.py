@@ -294,7 +294,7 @@ def test_a_record_whose_string_annotations_name_kw_only_and_initvar() -> None:
     import sys
     import types
 
-    from onellm_runtime.front import typing_front
+    from onellm_runtime.front import hints
 
     module = types.ModuleType("kw_only_records")
     sys.modules[module.__name__] = module
@@ -305,7 +305,7 @@ def test_a_record_whose_string_annotations_name_kw_only_and_initvar() -> None:
             '{"type": "object", "properties": {"width": {"type": "integer"}, "height": {"type": "integer", '
             '"default": 1}}, "required": ["width"], "additionalProperties": false}'
         )
-        unchecked = typing_front._class_hints_unchecked(window, {})  # pyright: ignore[reportPrivateUsage]
+        unchecked = hints._class_hints_unchecked(window, {})  # pyright: ignore[reportPrivateUsage]
         assert unchecked["width"] is int and unchecked["_"] is dataclasses.KW_ONLY
     finally:
         del sys.modules[module.__name__]
