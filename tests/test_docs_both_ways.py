@@ -18,7 +18,7 @@ from doc_tables import backticked, page, resolve, scalar_rows, section, table, u
 from schema_support import tool_with
 
 from onellm_runtime import ToolDefinitionError
-from onellm_runtime.core import fields, foreign, markers, metadata
+from onellm_runtime.core import docstrings, fields, foreign, markers, metadata
 from onellm_runtime.core.codes import CODES
 from onellm_runtime.core.model import JsonType, Scalar
 from onellm_runtime.core.scalars import ScalarKind
@@ -211,6 +211,30 @@ def documented_field_fixes(text: str) -> list[str]:
     return found
 
 
+# -- docstrings: contract.md section 11 ---------------------------------------------------------
+
+
+def _parameter_rows(kinds: dict[str, str]) -> list[str]:
+    return [name for name, kind in kinds.items() if kind == docstrings._PARAMS]
+
+
+def _parameter_entries(text: str) -> str:
+    """Section 11's paragraph on parameter entries, up to the table of entry forms."""
+    body = "\n".join(section(text, "11. Docstrings"))
+    return body.split("**Parameter entries.**", 1)[1].split("Under it", 1)[0]
+
+
+def documented_parameter_headings(text: str) -> list[str]:
+    """``Args:``, NumPy's ``Parameters`` ...: as the parser keys them, lower case without the colon."""
+    return [span.lower().rstrip(":") for span in backticked(_parameter_entries(text))]
+
+
+def documented_sphinx_parameter_fields(text: str) -> list[str]:
+    rows = table(section(text, "11. Docstrings"))
+    sphinx = next(written for written, style in rows if style.startswith("Sphinx"))
+    return [m.group(1) for span in backticked(sphinx) if (m := re.match(r":(\w+)", span))]
+
+
 # -- providers: providers.md ------------------------------------------------------------------
 
 
@@ -305,6 +329,28 @@ TABLES = [
         "made_up: remove it (it is made up)",
         _replace("`deprecated` `remove it", "`made_up` `remove it (it is made up)`, `deprecated` `remove it"),
         "made_up: remove it (it is made up)",
+    ),
+    DocTable(
+        "docstring parameters heading",
+        "onellm_runtime/core/docstrings.py (_SECTION_KINDS)",
+        "contract.md",
+        'docs/contract.md ("11. Docstrings", its "Parameter entries")',
+        lambda: _parameter_rows(docstrings._SECTION_KINDS),
+        documented_parameter_headings,
+        "made up",
+        _replace("`Params:`,", "`Params:`, `Made Up:`,"),
+        "made up",
+    ),
+    DocTable(
+        "Sphinx field of a parameter",
+        "onellm_runtime/core/docstrings.py (_FIELD_KINDS)",
+        "contract.md",
+        'docs/contract.md ("11. Docstrings", the Sphinx row)',
+        lambda: _parameter_rows(docstrings._FIELD_KINDS),
+        documented_sphinx_parameter_fields,
+        "made_up",
+        _replace("(also `:parameter:`", "(also `:made_up:`, `:parameter:`"),
+        "made_up",
     ),
     DocTable(
         "provider",
