@@ -1,10 +1,10 @@
 """A Literal's values keep the order written, whatever else the process evaluated first.
 
-Found by the generated differential (issue 8): ``typing`` caches ``Optional[...]``,
+The case: ``typing`` caches ``Optional[...]``,
 ``Union[...]``, ``Annotated[...]`` and its generics (``List[...]``) by their arguments'
 equality, and ``Literal["a", "b"] == Literal["b", "a"]``, so ``Optional[Literal["b", "a"]]``
-evaluated after ``Optional[Literal["a", "b"]]`` was the first object and the runtime wrote
-``["a", "b"]`` (CPython issue #103749). mypy reads the order written. Each set below is
+evaluated after ``Optional[Literal["a", "b"]]`` is the first object, and a runtime reading
+only the objects would write ``["a", "b"]``. mypy reads the order written. Each set below is
 first written in one order (``first_order``, evaluated first as the module is imported), then
 in the other, spelled every way: ``Optional``, ``Union[..., None]``, ``X | None``, ``List``,
 ``Annotated``, a module alias, aliases imported from another module (by name and through the

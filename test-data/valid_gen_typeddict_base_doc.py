@@ -1,8 +1,8 @@
 """A field described in a ``typing.TypedDict`` base's docstring, read through a subclass.
 
-Found by the generated differential (issue 8): on Python 3.10 and 3.11 a subclass of a
+The case: on Python 3.10 and 3.11 a subclass of a
 ``typing.TypedDict`` keeps no trace of its bases (no ``__orig_bases__``, ``__bases__`` is
-``(dict,)``), so the runtime did not read the base's docstring while mypy did. The bases are
+``(dict,)``), so a runtime reading only the class would miss the base's docstring, which mypy reads. The bases are
 named here directly, through a grandparent, and through another module (``tb.Stamped``).
 (One base each: with two, mypy orders the keys from the last base first, the runtime from
 the first; see docs/generated-differential.md.)

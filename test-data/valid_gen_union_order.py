@@ -1,11 +1,11 @@
 """A union's members keep the order written, whatever else the process evaluated first.
 
-Found by the generated differential (issue 8): like a Literal's values (see
+The case: like a Literal's values (see
 ``valid_gen_literal_order.py``), a union's members lose their order inside a construct
 ``typing`` caches by equality, since ``Union[A, B] == Union[B, A]``: ``Union[Literal["t"],
-Literal["p"]] | None`` after ``Union[Literal["p"], Literal["t"]] | None`` was the first
-object, and the runtime wrote ``["p", "t"]`` where mypy reads ``["t", "p"]``; the same
-reorders a record union's ``anyOf``. Each union is first written in one order
+Literal["p"]] | None`` after ``Union[Literal["p"], Literal["t"]] | None`` is the first
+object, and a runtime reading only the objects would write ``["p", "t"]`` where mypy reads
+``["t", "p"]``; the same reorders a record union's ``anyOf``. Each union is first written in one order
 (``first_order``, evaluated first), then in the other: ``Optional``, ``X | None``, ``List``,
 and through an alias of a union. Annotations are evaluated eagerly (no ``from __future__
 import annotations``).

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_support import run
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_DATA = ROOT / "test-data"
@@ -24,13 +25,7 @@ INVALID = sorted(str(p.relative_to(ROOT)) for p in TEST_DATA.glob("invalid_*.py"
 
 
 def onellm(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "onellm_runtime", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=900,
-    )
+    return run(*args, cwd=cwd)
 
 
 def test_static_and_runtime_manifests_are_the_same_bytes() -> None:

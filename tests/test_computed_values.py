@@ -13,11 +13,10 @@ from __future__ import annotations
 import ast
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_support import run
 
 from onellm_mypy import source as src
 from onellm_mypy.compute import LIMITS, evaluate
@@ -266,7 +265,7 @@ def _tool(name: str, params: list[str]) -> list[str]:
 
 
 def _cli(*args: str) -> str:
-    proc = subprocess.run([sys.executable, "-m", "onellm_runtime", *args], capture_output=True, text=True)
+    proc = run(*args, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc.stdout
 

@@ -5,62 +5,34 @@ the keyword order against the schema writer's, the diagnostics table against the
 the mypy plugin registers, and each scalar row of the types table (and the sized integers)
 against the fragment the runtime really writes. A row marked planned must really not be
 implemented yet, so the marker cannot outlive the rule's arrival unnoticed; and the list of
-planned rules at the end cites only sections that still hold a planned rule.
+planned rules at the end cites only sections that still hold a planned rule. That each row of
+the code's tables has its row here, and each row here its code, is tests/test_docs_both_ways.py.
 """
 
 from __future__ import annotations
 
-import builtins
 import enum
-import importlib
 import json
 import re
 from pathlib import Path
 
 import pytest
+from doc_tables import page, resolve, scalar_rows, section, table
 from schema_support import fragment, tool_with
 
-import onellm_runtime
 from onellm_runtime import ToolDefinitionError
 from onellm_runtime.core.codes import CODES
 from onellm_runtime.core.schema import KEYWORD_ORDER
 
-DOC = (Path(__file__).resolve().parent.parent / "docs" / "contract.md").read_text(encoding="utf-8")
+DOC = page("contract.md")
 
 
 def _section(title: str) -> list[str]:
-    """The lines under the heading whose text ends with ``title``, up to the next heading of its level or above."""
-    lines = DOC.splitlines()
-    for i, line in enumerate(lines):
-        m = re.match(r"(#+) (.*)$", line)
-        if m and m.group(2).endswith(title):
-            level = len(m.group(1))
-            body: list[str] = []
-            for rest in lines[i + 1 :]:
-                h = re.match(r"(#+) ", rest)
-                if h and len(h.group(1)) <= level:
-                    break
-                body.append(rest)
-            return body
-    raise AssertionError(f"docs/contract.md has no heading ending in {title!r}")
+    return section(DOC, title)
 
 
 def _table(title: str) -> list[list[str]]:
-    """The rows (cells stripped, ``\\|`` unescaped) of the first table in a section, header and rule left out."""
-    rows = [line for line in _section(title) if line.startswith("|")]
-    cells = [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row)[1:-1]] for row in rows]
-    assert len(cells) > 2, f"no table under {title!r}"
-    return cells[2:]
-
-
-def _resolve(name: str) -> object:
-    """The object a type name in the doc stands for: a builtin, a dotted stdlib name, or an onellm name."""
-    if "." in name:
-        module, _, attr = name.rpartition(".")
-        return getattr(importlib.import_module(module), attr)
-    if hasattr(builtins, name):
-        return getattr(builtins, name)
-    return getattr(onellm_runtime, name)
+    return table(section(DOC, title))
 
 
 def test_keyword_order_is_the_schema_writers() -> None:
@@ -75,33 +47,13 @@ def test_diagnostics_table_has_every_code_with_its_meaning() -> None:
     assert [(r[0], r[1]) for r in rows] == list(CODES.items())
 
 
-# One name in backticks, optionally followed by a remark in parentheses: the scalar rows.
-_SCALAR_CELL = re.compile(r"^`([A-Za-z_][\w.]*)`(?: \(.*\))?$")
-
-
-def _scalar_rows() -> list[tuple[str, str, str]]:
-    found = []
-    for python_type, frag, _accepts, status in _table("The types table"):
-        m = _SCALAR_CELL.match(python_type)
-        if m and frag.startswith("`{") and frag.endswith("}`"):
-            found.append((m.group(1), frag[1:-1], status))
-    return found
-
-
-SCALAR_ROWS = _scalar_rows()
-
-
-def test_the_scalar_rows_are_all_found() -> None:
-    assert [name for name, _, _ in SCALAR_ROWS] == [
-        "bool", "int", "float", "decimal.Decimal", "str", "Char", "uuid.UUID", "datetime.datetime",
-        "datetime.date", "datetime.time", "datetime.timedelta", "bytes", "ipaddress.IPv4Address",
-        "ipaddress.IPv6Address", "JsonValue", "JsonObject", "JsonArray",
-    ]  # fmt: skip
+#: The rows that name one type and its fragment; tests/test_docs_both_ways.py holds them to ScalarKind.
+SCALAR_ROWS = scalar_rows(DOC)
 
 
 @pytest.mark.parametrize(("name", "doc_fragment", "status"), SCALAR_ROWS, ids=[r[0] for r in SCALAR_ROWS])
 def test_scalar_row_is_what_the_runtime_writes(name: str, doc_fragment: str, status: str) -> None:
-    tp = _resolve(name)
+    tp = resolve(name)
     if status.startswith("**planned**"):
         with pytest.raises(ToolDefinitionError):
             _ = tool_with(tp).input_schema
@@ -117,7 +69,7 @@ def test_sized_integer_ranges_are_the_aliases() -> None:
     assert aliases == re.findall(r"`(\w+)`", listed.split(" (")[0])
     for alias, (_, lo, hi) in zip(aliases, rows, strict=True):
         expected = {"type": "integer", "minimum": int(lo), "maximum": int(hi)}
-        assert fragment(_resolve(alias)) == json.dumps(expected), alias
+        assert fragment(resolve(alias)) == json.dumps(expected), alias
 
 
 class _Shade(enum.Enum):

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, TypeVar, Union
 
 import pytest
+from cli_support import run
 from schema_support import refusal, tool_with
 
 from onellm_runtime import (
@@ -366,9 +367,7 @@ def test_doc_examples_print_the_same_messages_from_the_static_side(tmp_path: Pat
         (tmp_path / f"broken_{code.lower()}.py").write_text(broken, encoding="utf-8")
         (tmp_path / f"fixed_{code.lower()}.py").write_text(fixed, encoding="utf-8")
         expected[f"broken_{code.lower()}.py"] = message
-    proc = subprocess.run(
-        [sys.executable, "-m", "onellm_runtime", "check", str(tmp_path)], capture_output=True, text=True
-    )
+    proc = run("check", str(tmp_path), cwd=tmp_path)
     found = {}
     for line in proc.stdout.splitlines():
         path, _, text = line.partition(": error: ")

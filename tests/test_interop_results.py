@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import pytest
+from cli_support import run
 
 from onellm_runtime import ToolInvoker, ToolResult, tool
 
@@ -223,13 +224,7 @@ def test_langchains_injected_markers_are_refused_alike_on_both_sides(tmp_path: P
         (18, f"Tool 'c': Parameter 'state': InjectedState {_INJECTED}"),
         (23, f"Tool 'd': Parameter 'store': InjectedStore {_INJECTED}"),
     ]
-    static = subprocess.run(
-        [sys.executable, "-m", "onellm_runtime", "check", "injected.py"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=600,
-    )
+    static = run("check", "injected.py", cwd=tmp_path)
     assert static.returncode == 1
     assert [
         (int(line.split(":")[1]), line.split(": error: ")[1].removesuffix("  [OLT013]"))
@@ -303,14 +298,7 @@ def test_refused_alike_on_both_sides(tmp_path: Path, tool_name: str, expected: l
     head = source[0]  # the imports and the record
     body = next(block for block in source[1:] if block.startswith(f"def {tool_name}("))
     (tmp_path / "m.py").write_text(f"{head}\n\n\n@tool\n{body}")
-    static = subprocess.run(
-        [sys.executable, "-m", "onellm_runtime", "check", "m.py"], capture_output=True, text=True, cwd=tmp_path
-    )
+    static = run("check", "m.py", cwd=tmp_path)
     assert [line.split(": error: ")[1] for line in static.stdout.splitlines()] == expected
-    runtime = subprocess.run(
-        [sys.executable, "-m", "onellm_runtime", "schemas", "--runtime", "m.py"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
+    runtime = run("schemas", "--runtime", "m.py", cwd=tmp_path)
     assert (runtime.returncode, runtime.stderr.splitlines()[1:]) == (1, expected)

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from buffers import ANY, BUFFER, RANGE, SAVED
 from lsp_session import Session
 from lsprotocol import types
 
@@ -21,37 +22,6 @@ from onellm_mypy.lsp import anchors, quick_fixes
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "diagnostics.md"
 
-SAVED = """\
-from typing import Any
-
-from onellm_runtime import tool
-
-
-@tool
-def remember(key: str, value: Any) -> str:
-    return key
-"""
-
-BUFFER = """\
-# notes
-# more notes
-from typing import Annotated, Any
-
-from onellm_runtime import Range, tool
-
-
-@tool
-def remember(key: str, value: Any) -> str:
-    return key
-
-
-@tool
-def page(n: Annotated[int, Range(9, 5)]) -> str:
-    return ""
-"""
-
-ANY = "Tool 'remember': Parameter 'value': 'Any' has no schema; use a concrete type, or JsonValue to accept any JSON value"
-RANGE = "Tool 'page': Parameter 'n': Range(9, 5) has its minimum above its maximum; swap the bounds"
 OLT002 = DOCS.as_uri() + "#olt002-a-parameter-type-has-no-schema"
 OLT013 = DOCS.as_uri() + "#olt013-an-annotation-does-not-fit-its-type"
 

@@ -14,30 +14,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-import mypy.version
 import pytest
+from buffers import PAGE, RANGE
 from cli_support import run, write
 from lsp_session import Session
 from lsprotocol import types
-
-MYPY = tuple(int(n) for n in mypy.version.__version__.split(".")[:2])
+from mypy_support import MYPY
 
 # Each test starts a server whose check process analyses mypy's standard library from cold (tens of
 # seconds on two cores): the slow group runs them (CI does), keeping the README's command short.
 pytestmark = pytest.mark.slow
-
-SMALL = """\
-from typing import Annotated
-
-from onellm_runtime import Range, tool
-
-
-@tool
-def page(n: Annotated[int, Range(9, 5)]) -> str:
-    return ""
-"""
-
-RANGE = "Tool 'page': Parameter 'n': Range(9, 5) has its minimum above its maximum; swap the bounds"
 
 TOOL = '''
 
@@ -81,7 +67,7 @@ def _index(s: Session, kind: str, match: Any) -> int:
 
 def test_a_code_action_is_answered_while_a_slow_check_runs(tmp_path: Path) -> None:
     small, big = tmp_path / "small.py", tmp_path / "big.py"
-    small.write_text(SMALL)
+    small.write_text(PAGE)
     big_text = generated(600, flipped=3)
     big.write_text(big_text)
 
@@ -89,7 +75,7 @@ def test_a_code_action_is_answered_while_a_slow_check_runs(tmp_path: Path) -> No
         s = Session(0)
         await s.start(tmp_path)
         try:
-            s.open(small, SMALL)
+            s.open(small, PAGE)
             [finding] = (await s.diagnostics(1)).diagnostics
             s.open(big, big_text)
             await s.log(f"onellm: checking {big.as_uri()} (version 1")
@@ -149,7 +135,7 @@ def test_a_buffer_above_the_size_limit_says_it_is_not_checked(
     tmp_path: Path, extra: list[str], options: dict[str, Any]
 ) -> None:
     app = tmp_path / "app.py"
-    large = SMALL + "# padding\n" * 20
+    large = PAGE + "# padding\n" * 20
     app.write_text(large)
 
     async def session() -> None:
@@ -168,7 +154,7 @@ def test_a_buffer_above_the_size_limit_says_it_is_not_checked(
                 ),
             )
             assert await s.code_actions(app, opened.diagnostics[0]) == []
-            s.change(app, 2, SMALL)  # under the limit again: checked
+            s.change(app, 2, PAGE)  # under the limit again: checked
             assert [d.message for d in (await s.diagnostics(2)).diagnostics] == [RANGE]
         finally:
             await s.stop()
@@ -362,18 +348,18 @@ def test_a_check_process_that_dies_is_replaced_and_the_text_checked_again(tmp_pa
     import signal
 
     app = tmp_path / "app.py"
-    app.write_text(SMALL)
+    app.write_text(PAGE)
 
     async def session() -> None:
         s = Session(0)
         await s.start(tmp_path)
         try:
-            s.open(app, SMALL)
+            s.open(app, PAGE)
             assert [d.message for d in (await s.diagnostics(1)).diagnostics] == [RANGE]
             [server] = _children(os.getpid())
             [worker] = _children(server)
             os.kill(worker, signal.SIGKILL)  # as the kernel's out-of-memory killer would
-            s.change(app, 2, SMALL.replace("Range(9, 5)", "Range(5, 9)"))
+            s.change(app, 2, PAGE.replace("Range(9, 5)", "Range(5, 9)"))
             assert (await s.diagnostics(2)).diagnostics == ()
             assert await s.log("onellm: the check process ended") == (
                 f"onellm: the check process ended (exit code -9) checking {app.as_uri()} (version 2); "
@@ -392,7 +378,7 @@ def test_a_stale_check_longer_than_a_restart_is_stopped_with_its_process(tmp_pat
     a large file's check (several times that: 12,000 tools, about 2 MB, so the size cap is raised)
     made stale by an edit is stopped once it has run that long."""
     small, big = tmp_path / "small.py", tmp_path / "big.py"
-    small.write_text(SMALL)
+    small.write_text(PAGE)
     first, second = generated(12_000, flipped=3), generated(12_000, flipped=7)
     big.write_text(first)
 
@@ -400,7 +386,7 @@ def test_a_stale_check_longer_than_a_restart_is_stopped_with_its_process(tmp_pat
         s = Session(0, "--max-document-bytes", "4000000")
         await s.start(tmp_path)
         try:
-            s.open(small, SMALL)
+            s.open(small, PAGE)
             await s.diagnostics(1)
             s.open(big, first)
             await s.log(f"onellm: checking {big.as_uri()} (version 1")
@@ -425,13 +411,13 @@ def test_a_new_server_starts_from_the_warm_cache_the_first_one_wrote(
     project, cache = tmp_path / "project", tmp_path / "cache"
     project.mkdir()
     app = project / "app.py"
-    app.write_text(SMALL)
+    app.write_text(PAGE)
 
     async def session() -> tuple[list[str], str]:
         s = Session(0)
         await s.start(project)
         try:
-            s.open(app, SMALL)
+            s.open(app, PAGE)
             found = [d.message for d in (await s.diagnostics(1)).diagnostics]
             started = await s.log("onellm: the check process ")
         finally:
@@ -455,7 +441,7 @@ def test_a_new_server_starts_from_the_warm_cache_the_first_one_wrote(
 def test_a_new_check_process_starts_once_closed_files_it_holds_pass_a_tenth_of_the_limit(tmp_path: Path) -> None:
     """mypy keeps every module it was given: closing a large file renews the process at the next check."""
     small, big = tmp_path / "small.py", tmp_path / "big.py"
-    small.write_text(SMALL)
+    small.write_text(PAGE)
     big_text = generated(40, flipped=3)  # 6,361 bytes: above a tenth of a 40,000-byte limit
     big.write_text(big_text)
 
@@ -465,12 +451,12 @@ def test_a_new_check_process_starts_once_closed_files_it_holds_pass_a_tenth_of_t
         try:
             s.open(big, big_text)
             assert [d.message for d in (await s.diagnostics(1)).diagnostics] == [flipped_message(3)]
-            s.open(small, SMALL)
+            s.open(small, PAGE)
             assert [d.message for d in (await s.diagnostics(1)).diagnostics] == [RANGE]
             s.client.text_document_did_close(
                 types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(big.as_uri()))
             )
-            s.change(small, 2, SMALL + "# edited\n")
+            s.change(small, 2, PAGE + "# edited\n")
             assert [d.message for d in (await s.diagnostics(2)).diagnostics] == [RANGE]
             assert await s.log("onellm: the check process still holds") == (
                 f"onellm: the check process still holds {len(big_text):,} bytes of closed files: "

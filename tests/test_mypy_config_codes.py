@@ -10,18 +10,13 @@ in a per-module section and on the command line) and reports them all the same. 
 from __future__ import annotations
 
 import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
-import mypy.version
 import pytest
+from mypy_support import MYPY, run_mypy, write_plugin_ini
 
-ROOT = Path(__file__).resolve().parent.parent
-
-#: the first mypy that accepts a plugin's codes in its configuration (python/mypy#19719)
+#: the first mypy that accepts a plugin's codes in its configuration (earlier ones check them before plugins load)
 HONOURED_FROM = (1, 19)
-MYPY = tuple(int(n) for n in mypy.version.__version__.split(".")[:2])
 
 MAIN = """\
 from dataclasses import dataclass
@@ -71,26 +66,11 @@ PLACES = {
 
 def _run(tmp_path: Path, section: str, line: str, args: list[str]) -> subprocess.CompletedProcess[str]:
     (tmp_path / "main.py").write_text(MAIN)
-    ini = textwrap.dedent(
-        f"""\
-        [mypy]
-        plugins = onellm_mypy
-        mypy_path = {ROOT}
-        show_column_numbers = True
-        """
-    )
     if section == "[mypy]\n":
-        ini += line
-    elif section:
-        ini += "\n" + section + line
-    (tmp_path / "mypy.ini").write_text(ini)
-    return subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", "--config-file", "mypy.ini", *args, "main.py"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+        write_plugin_ini(tmp_path, line)
+    else:
+        write_plugin_ini(tmp_path, "\n" + section + line if section else "")
+    return run_mypy(tmp_path, "--no-incremental", "--config-file", "mypy.ini", *args, "main.py")
 
 
 @pytest.mark.parametrize("place", list(PLACES))

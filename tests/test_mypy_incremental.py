@@ -8,13 +8,9 @@ in the module's symbol table, plus indirect dependencies on the modules a tool r
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from mypy_support import dmypy, rewrite_later, run_mypy, write_plugin_ini
 
 MAIN = """\
 from onellm_runtime import tool
@@ -61,26 +57,13 @@ SECOND_FINDING = FINDING.replace("main.py:5:11", "second.py:5:11").replace("'pla
 def _project(tmp_path: Path) -> list[str]:
     (tmp_path / "main.py").write_text(MAIN)
     (tmp_path / "models.py").write_text(MODELS)
-    (tmp_path / "mypy.ini").write_text(
-        textwrap.dedent(
-            f"""\
-            [mypy]
-            plugins = onellm_mypy
-            mypy_path = {ROOT}
-            show_column_numbers = True
-            """
-        )
-    )
+    write_plugin_ini(tmp_path)
     return ["--config-file", "mypy.ini", "main.py", "models.py", "inner.py"]
 
 
 def _set_low_bound(tmp_path: Path, lo: int) -> None:
     """Rewrite inner.py (same size), stamped a minute later: mypy trusts a same-size file with an unchanged mtime."""
-    path = tmp_path / "inner.py"
-    stamp = path.stat().st_mtime + 60 if path.exists() else None
-    path.write_text(INNER.format(lo=lo))
-    if stamp is not None:
-        os.utime(path, (stamp, stamp))
+    rewrite_later(tmp_path / "inner.py", INNER.format(lo=lo))
 
 
 def _findings(out: str) -> list[str]:
@@ -88,13 +71,7 @@ def _findings(out: str) -> list[str]:
 
 
 def _mypy(tmp_path: Path, args: list[str]) -> list[str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--cache-dir", ".cache", *args],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    proc = run_mypy(tmp_path, "--cache-dir", ".cache", *args)
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
     return _findings(proc.stdout)
 
@@ -116,25 +93,18 @@ def test_a_warm_cache_reports_the_same_and_sees_metadata_changes(tmp_path: Path)
 
 def test_the_daemon_reports_the_same_and_sees_metadata_changes(tmp_path: Path) -> None:
     args = _project(tmp_path)
-    status = tmp_path / "dmypy.json"
 
-    def dmypy(*command: str) -> list[str]:
-        proc = subprocess.run(
-            [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status), *command],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
+    def daemon(*command: str) -> list[str]:
+        proc = dmypy(tmp_path, *command)
         return _findings(proc.stdout + proc.stderr)
 
     try:
         _set_low_bound(tmp_path, 9)
-        assert dmypy("run", "--", *args) == [FINDING]
+        assert daemon("run", "--", *args) == [FINDING]
         _set_low_bound(tmp_path, 0)
-        assert dmypy("run", "--", *args) == []
+        assert daemon("run", "--", *args) == []
         _set_low_bound(tmp_path, 9)
-        assert dmypy("run", "--", *args) == [FINDING]
-        assert dmypy("run", "--", *args) == [FINDING]
+        assert daemon("run", "--", *args) == [FINDING]
+        assert daemon("run", "--", *args) == [FINDING]
     finally:
-        dmypy("kill")
+        daemon("kill")

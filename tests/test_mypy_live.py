@@ -9,45 +9,11 @@ no file at all. ``follow_imports = skip`` would hide ``tool`` itself. Each row r
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-import mypy.version
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-MYPY = tuple(int(n) for n in mypy.version.__version__.split(".")[:2])
-
-SAVED = """\
-from typing import Any
-
-from onellm_runtime import tool
-
-
-@tool
-def remember(key: str, value: Any) -> str:
-    return key
-"""
-
-# The buffer as the editor holds it: two lines added on top, and a second tool not yet saved.
-BUFFER = """\
-# notes
-# more notes
-from typing import Annotated, Any
-
-from onellm_runtime import Range, tool
-
-
-@tool
-def remember(key: str, value: Any) -> str:
-    return key
-
-
-@tool
-def page(n: Annotated[int, Range(9, 5)]) -> str:
-    return ""
-"""
+from buffers import ANY, BUFFER, RANGE, SAVED
+from mypy_support import MYPY, dmypy, run_mypy, write_plugin_ini
 
 MODELS = """\
 from dataclasses import dataclass
@@ -69,8 +35,9 @@ def add(item: Item) -> str:
     return item.name
 """
 
-ANY = "Tool 'remember': Parameter 'value': 'Any' has no schema; use a concrete type, or JsonValue to accept any JSON value  [OLT002]"
-RANGE = "Tool 'page': Parameter 'n': Range(9, 5) has its minimum above its maximum; swap the bounds  [OLT013]"
+#: The findings as mypy prints them, its code after each.
+ANY_002 = f"{ANY}  [OLT002]"
+RANGE_013 = f"{RANGE}  [OLT013]"
 UNFOLLOWED = (
     "note: Tool 'add' was not checked (Item comes from a module mypy does not follow); "
     "OLT001-OLT015 were skipped for it"
@@ -82,9 +49,7 @@ def _project(tmp_path: Path) -> None:
     (tmp_path / "buffer.py").write_text(BUFFER)
     (tmp_path / "models.py").write_text(MODELS)
     (tmp_path / "uses.py").write_text(USES_MODELS)
-    (tmp_path / "mypy.ini").write_text(
-        f"[mypy]\nplugins = onellm_mypy\nmypy_path = {ROOT}\nshow_column_numbers = True\n"
-    )
+    write_plugin_ini(tmp_path)
 
 
 def _lines(out: str) -> list[str]:
@@ -92,20 +57,14 @@ def _lines(out: str) -> list[str]:
 
 
 def _mypy(tmp_path: Path, *args: str) -> list[str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--cache-dir", ".cache", *args],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    proc = run_mypy(tmp_path, "--config-file", "mypy.ini", "--cache-dir", ".cache", *args)
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
     return _lines(proc.stdout)
 
 
 #: mypy before 2.0 drops a module's text once parsed, so a ``mypy -c`` program's tools go unchecked, saying so
 PROGRAM_TEXT = (
-    [f"<string>:7:24: error: {ANY}"]
+    [f"<string>:7:24: error: {ANY_002}"]
     if MYPY >= (2, 0)
     else [
         "<string>:6:2: note: Tool 'remember' was not checked (the source text of module __main__ could not be "
@@ -114,16 +73,16 @@ PROGRAM_TEXT = (
 )
 
 CASES = [
-    pytest.param(["app.py"], [f"app.py:7:24: error: {ANY}"], id="saved file"),
+    pytest.param(["app.py"], [f"app.py:7:24: error: {ANY_002}"], id="saved file"),
     pytest.param(
         ["--shadow-file", "app.py", "buffer.py", "app.py"],
-        [f"app.py:9:24: error: {ANY}", f"app.py:14:10: error: {RANGE}"],
+        [f"app.py:9:24: error: {ANY_002}", f"app.py:14:10: error: {RANGE_013}"],
         id="shadow file: the unsaved buffer's lines",
     ),
     pytest.param(["-c", SAVED], PROGRAM_TEXT, id="mypy -c"),
     pytest.param(
         ["--follow-imports=skip", "app.py", "uses.py"],
-        [f"uses.py:6:2: {UNFOLLOWED}", f"app.py:7:24: error: {ANY}"],
+        [f"uses.py:6:2: {UNFOLLOWED}", f"app.py:7:24: error: {ANY_002}"],
         id="follow_imports=skip",
     ),
     pytest.param(
@@ -146,32 +105,25 @@ def test_findings_are_read_from_the_text_mypy_checks(tmp_path: Path, args: list[
 def test_a_warm_cache_follows_the_buffer_and_back(tmp_path: Path) -> None:
     """An editor's live mode keeps a cache: saved, then buffer, then saved again."""
     _project(tmp_path)
-    assert _mypy(tmp_path, "app.py") == [f"app.py:7:24: error: {ANY}"]
+    assert _mypy(tmp_path, "app.py") == [f"app.py:7:24: error: {ANY_002}"]
     assert _mypy(tmp_path, "--shadow-file", "app.py", "buffer.py", "app.py") == [
-        f"app.py:9:24: error: {ANY}",
-        f"app.py:14:10: error: {RANGE}",
+        f"app.py:9:24: error: {ANY_002}",
+        f"app.py:14:10: error: {RANGE_013}",
     ]
-    assert _mypy(tmp_path, "app.py") == [f"app.py:7:24: error: {ANY}"]
+    assert _mypy(tmp_path, "app.py") == [f"app.py:7:24: error: {ANY_002}"]
 
 
 def test_the_daemon_with_follow_imports_skip_reports_what_it_can(tmp_path: Path) -> None:
     _project(tmp_path)
-    status = tmp_path / "dmypy.json"
 
-    def dmypy(*command: str) -> list[str]:
-        proc = subprocess.run(
-            [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status), *command],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
+    def daemon(*command: str) -> list[str]:
+        proc = dmypy(tmp_path, *command)
         return _lines(proc.stdout + proc.stderr)
 
     try:
         args = ["--config-file", "mypy.ini", "--follow-imports=skip", "app.py", "uses.py"]
-        expected = [f"uses.py:6:2: {UNFOLLOWED}", f"app.py:7:24: error: {ANY}"]
-        assert sorted(dmypy("run", "--", *args)) == sorted(expected)
-        assert sorted(dmypy("run", "--", *args)) == sorted(expected)
+        expected = [f"uses.py:6:2: {UNFOLLOWED}", f"app.py:7:24: error: {ANY_002}"]
+        assert sorted(daemon("run", "--", *args)) == sorted(expected)
+        assert sorted(daemon("run", "--", *args)) == sorted(expected)
     finally:
-        dmypy("kill")
+        daemon("kill")

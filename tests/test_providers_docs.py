@@ -25,7 +25,7 @@ def test_block_is_real_output(kind: str, text: str, written: str | None) -> None
     assert written == evaluate(kind, text)
 
 
-# -- the providers the docs name are the registry's, both ways ----------------------------------
+# -- the providers the docs name are the registry's (each table's rows both ways: test_docs_both_ways.py) ---
 
 USER_DOC = DOCS[0].read_text()
 ALL_DOCS = "\n".join(path.read_text() for path in DOCS)
@@ -36,11 +36,6 @@ def _table(doc: str, heading: str) -> list[list[str]]:
     section = doc.split(f"\n{heading}\n", 1)[1]
     rows = [line for line in section.split("\n\n## ", 1)[0].splitlines() if line.startswith("|")]
     return [[cell.strip() for cell in row.strip("|").split(" | ")] for row in rows if not row.startswith("|---")]
-
-
-def _provider_of(title: str) -> str:
-    """The provider a column or row title names by its first word: ``Gemini `openapi``` -> gemini."""
-    return title.split()[0].lower()
 
 
 def test_the_providers_table_is_the_registry() -> None:
@@ -58,16 +53,6 @@ def test_the_providers_table_is_the_registry() -> None:
         (p.name, tuple(r.name for r in ADAPTERS[p.name].replies), p.entry_pairs, p.null_means_absent) for p in PROVIDERS
     ]
     assert documented == registry
-
-
-def test_each_provider_has_its_column_of_changes() -> None:
-    header = _table(USER_DOC, "## What each adapter changes")[0]
-    assert {_provider_of(title) for title in header[1:]} == set(PROVIDER_NAMES)
-
-
-def test_each_provider_has_its_rows_of_tool_results() -> None:
-    rows = _table(USER_DOC, "## Tool results: text, JSON, images and files")[1:]
-    assert {_provider_of(row[0]) for row in rows} == {p.name for p in PROVIDERS if ADAPTERS[p.name].replies}
 
 
 def test_every_provider_spelt_in_the_docs_is_in_the_registry() -> None:

@@ -1,7 +1,7 @@
 """What the runtime reads back from source text (``onellm_runtime.front.sourcetext``).
 
 typing caches ``Optional[...]``, ``Union[...]``, ``Annotated[...]`` and its generics by
-argument equality and ``Literal`` equality ignores order (CPython #103749), so each test
+argument equality and ``Literal`` equality ignores order, so each test
 writes a module that evaluates one order of a value set before the other: without the
 source, the second tool would get the first order. The corpus case is
 test-data/valid_gen_literal_order.py; these pin the corners it does not reach.

@@ -17,7 +17,6 @@ commands and the editor, each held to what the runtime raises on the same code.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import run, write
+from mypy_support import dmypy, rewrite_later, run_mypy, write_plugin_ini
 
 TICKETS = """\
 from onellm_runtime import tool
@@ -59,6 +59,9 @@ from tickets import Tracker, close_ticket, search_tickets
 tracker = Tracker()
 TOOLS = ToolSet(search_tickets, close_ticket, *tools_of(tracker))
 """
+
+#: tickets.py with its module's names made distinct, so only the set repeats one.
+TICKETS_SET_ONLY = TICKETS.replace('"search_tickets")', '"find")')
 
 MODULE_TWICE = (
     "Tool 'search_tickets': 'tickets.find_tickets' has the same tool name as 'tickets.search_tickets' "
@@ -97,7 +100,7 @@ def test_schemas_runtime_and_static_agree_on_a_module_with_a_repeated_name(tmp_p
 
 
 def test_schemas_runtime_and_static_agree_once_the_names_are_distinct(tmp_path: Path) -> None:
-    write(tmp_path, {"tickets.py": TICKETS.replace('@tool(name="search_tickets")', '@tool(name="find")')})
+    write(tmp_path, {"tickets.py": TICKETS_SET_ONLY})
     runtime = run("schemas", "--runtime", "tickets.py", cwd=tmp_path)
     static = run("schemas", "--static", "tickets.py", cwd=tmp_path)
     assert (runtime.returncode, runtime.stderr) == (static.returncode, static.stderr) == (0, "")
@@ -147,7 +150,7 @@ def test_schemas_runtime_and_static_agree_on_what_is_not_a_module_level_tool(tmp
 
 
 def test_schemas_runtime_and_static_agree_on_a_tool_set_that_repeats_a_name(tmp_path: Path) -> None:
-    write(tmp_path, {"tickets.py": TICKETS.replace('"search_tickets")', '"find")'), "app.py": APP})
+    write(tmp_path, {"tickets.py": TICKETS_SET_ONLY, "app.py": APP})
     runtime = run("schemas", "--runtime", "app.py", cwd=tmp_path)
     static = run("schemas", "--static", "app.py", cwd=tmp_path)
     assert (runtime.returncode, runtime.stdout) == (static.returncode, static.stdout) == (1, "")
@@ -159,7 +162,7 @@ def test_the_language_servers_checker_reports_both_forms_in_a_buffer(tmp_path: P
     from onellm_mypy.live import LiveChecker, LiveDiagnostic
 
     tickets, app = tmp_path / "tickets.py", tmp_path / "app.py"
-    tickets.write_text(TICKETS.replace('"search_tickets")', '"find")'))
+    tickets.write_text(TICKETS_SET_ONLY)
     app.write_text(APP)
     module_twice = LiveDiagnostic(9, 0, 9, -1, "OLT007", MODULE_TWICE, "error")  # a def: its line
     set_twice = LiveDiagnostic(5, 47, 5, 64, "OLT007", SET_TWICE, "error")
@@ -181,7 +184,7 @@ def test_onellm_lsp_publishes_the_finding_with_its_docs_link(tmp_path: Path) -> 
     from lsprotocol import types
 
     tickets, app = tmp_path / "tickets.py", tmp_path / "app.py"
-    tickets.write_text(TICKETS.replace('"search_tickets")', '"find")'))
+    tickets.write_text(TICKETS_SET_ONLY)
     app.write_text(APP)
     docs = Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
     anchor = "#olt007-two-tools-in-one-class-one-module-or-one-tool-set-have-the-same-name"
@@ -210,51 +213,45 @@ def test_onellm_lsp_publishes_the_finding_with_its_docs_link(tmp_path: Path) -> 
 
 def _rename_the_method(tmp_path: Path, name: str) -> None:
     """tickets.py with ``Tracker.close`` named ``name`` (stamped later: mypy trusts an unchanged mtime)."""
-    path = tmp_path / "tickets.py"
-    stamp = path.stat().st_mtime + 60 if path.exists() else None
-    path.write_text(
-        TICKETS.replace('"search_tickets")', '"find")').replace('@tool(name="close_ticket")', f'@tool(name="{name}")')
+    rewrite_later(
+        tmp_path / "tickets.py", TICKETS_SET_ONLY.replace('@tool(name="close_ticket")', f'@tool(name="{name}")')
     )
-    if stamp is not None:
-        os.utime(path, (stamp, stamp))
 
 
 @pytest.mark.slow  # mypy twice with its cache, then the daemon through three edits
 def test_mypy_with_its_cache_and_the_daemon_follow_a_rename_in_the_other_module(tmp_path: Path) -> None:
     """app.py's finding depends on a name written in tickets.py's ``@tool(...)``, which no analysed
     type holds: renaming the method there must re-check app.py, warm or under the daemon."""
-    root = Path(__file__).resolve().parent.parent
     (tmp_path / "app.py").write_text(APP)
-    (tmp_path / "mypy.ini").write_text(
-        f"[mypy]\nplugins = onellm_mypy\nmypy_path = {root}\nshow_column_numbers = True\n"
-    )
+    write_plugin_ini(tmp_path)
     args = ["--config-file", "mypy.ini", "app.py", "tickets.py"]
     finding = f"app.py:6:48: error: {SET_TWICE}  [OLT007]"
 
-    def mypy(*command: str) -> list[str]:
-        proc = subprocess.run(
-            [sys.executable, "-m", *command], cwd=tmp_path, capture_output=True, text=True, timeout=600
-        )
+    def findings(proc: subprocess.CompletedProcess[str]) -> list[str]:
         return [line for line in (proc.stdout + proc.stderr).splitlines() if "[OLT" in line or "INTERNAL" in line]
 
-    cached = ("mypy", "--cache-dir", ".cache", *args)
-    _rename_the_method(tmp_path, "close_ticket")
-    assert mypy(*cached) == [finding]
-    assert mypy(*cached) == [finding]  # replayed from the cache
-    _rename_the_method(tmp_path, "shut")
-    assert mypy(*cached) == []
-    _rename_the_method(tmp_path, "close_ticket")
-    assert mypy(*cached) == [finding]
+    def cached() -> list[str]:
+        return findings(run_mypy(tmp_path, "--cache-dir", ".cache", *args))
 
-    daemon = ("mypy.dmypy", "--status-file", str(tmp_path / "dmypy.json"))
+    def daemon(*command: str) -> list[str]:
+        return findings(dmypy(tmp_path, *command))
+
+    _rename_the_method(tmp_path, "close_ticket")
+    assert cached() == [finding]
+    assert cached() == [finding]  # replayed from the cache
+    _rename_the_method(tmp_path, "shut")
+    assert cached() == []
+    _rename_the_method(tmp_path, "close_ticket")
+    assert cached() == [finding]
+
     try:
-        assert mypy(*daemon, "run", "--", *args) == [finding]
+        assert daemon("run", "--", *args) == [finding]
         _rename_the_method(tmp_path, "shut")
-        assert mypy(*daemon, "run", "--", *args) == []
+        assert daemon("run", "--", *args) == []
         _rename_the_method(tmp_path, "close_ticket")
-        assert mypy(*daemon, "run", "--", *args) == [finding]
+        assert daemon("run", "--", *args) == [finding]
     finally:
-        mypy(*daemon, "kill")
+        daemon("kill")
 
 
 # --- docs/diagnostics.md: OLT007's module and tool-set forms print what the page shows ---------
@@ -305,11 +302,8 @@ def test_a_tool_set_the_plugin_fails_to_read_is_a_note_never_silence(
 
     monkeypatch.setattr(onellm_mypy.toolsets, "tool_set_findings", fails)
     monkeypatch.delenv("ONELLM_MYPY_DEBUG", raising=False)
-    write(tmp_path, {"tickets.py": TICKETS.replace('"search_tickets")', '"find")'), "app.py": APP})
-    root = Path(__file__).resolve().parent.parent
-    (tmp_path / "mypy.ini").write_text(
-        f"[mypy]\nplugins = onellm_mypy\nmypy_path = {root}\nshow_column_numbers = True\n"
-    )
+    write(tmp_path, {"tickets.py": TICKETS_SET_ONLY, "app.py": APP})
+    write_plugin_ini(tmp_path)
     monkeypatch.chdir(tmp_path)
     out, _, _ = api.run(["--config-file", "mypy.ini", "--no-incremental", "app.py"])
     assert out.splitlines()[0] == (
