@@ -33,7 +33,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-__all__ = ["IDLE_SECONDS", "ToolRaised", "WorkerPool", "default_limit"]
+__all__ = ["DRAIN_SLICE", "IDLE_SECONDS", "Drain", "ToolRaised", "WorkerPool", "default_limit"]
 
 #: How long a worker thread with nothing to run waits for a next call before it ends: long
 #: enough to carry a batch's calls that arrive one event-loop step apart, short enough that
@@ -172,7 +172,18 @@ class WorkerPool:
 
     async def run(self, fn: Callable[[], T], name: str = "onellm-tool") -> T:
         """Call ``fn()`` in a worker thread once one is free; its value, or ``ToolRaised``."""
-        loop = asyncio.get_running_loop()
+        job = self._submit(fn, name, asyncio.get_running_loop())
+        try:
+            ok, value = await job.future
+        except BaseException:  # cancelled (a timeout or the caller): leave the call
+            self._leave(job)
+            raise
+        if not ok:
+            raise ToolRaised(value)
+        return value  # type: ignore[no-any-return]
+
+    def _submit(self, fn: Callable[[], Any], name: str, loop: asyncio.AbstractEventLoop) -> _Job:
+        """Queue ``fn`` (a thread is woken or started for it); its outcome arrives on ``job.future``."""
         job = _Job(fn, name, loop)
         with self._lock:
             job.outbox = self._outboxes.get(loop) or self._outboxes.setdefault(loop, _Outbox(loop))
@@ -186,14 +197,7 @@ class WorkerPool:
                 self._threads += 1
         if start:
             self._start(job)
-        try:
-            ok, value = await job.future
-        except BaseException:  # cancelled (a timeout or the caller): leave the call
-            self._leave(job)
-            raise
-        if not ok:
-            raise ToolRaised(value)
-        return value  # type: ignore[no-any-return]
+        return job
 
     def _start(self, job: _Job) -> None:
         try:
@@ -268,3 +272,105 @@ class WorkerPool:
                 job.outbox.put(job.future, outcome)
             del job, outcome  # an idle worker holds nothing of the call (its tool, its value)
             thread.name = IDLE_NAME
+
+
+#: How many calls of a ``Drain`` one worker runs per hand-off before it hands their outcomes
+#: back together and returns to the pool's queue.
+DRAIN_SLICE = 128
+
+#: A call of a ``Drain``: its key (the caller's), the function, the name its thread bears.
+DrainCall = tuple[int, Callable[[], Any], str]
+#: A call's outcome: its key, whether it returned, and its value or the exception it raised.
+DrainOutcome = tuple[int, bool, Any]
+
+
+class Drain:
+    """Many plain-function calls of one batch, run by the pool's workers a slice per hand-off.
+
+    The calls wait in one queue of the batch's own. Each hand-off to a worker (a call of the
+    pool, counted and queued like any other) takes calls from it one after another, up to
+    ``DRAIN_SLICE``, and sends their outcomes back to the loop together: a burst of short calls
+    costs one thread round trip per slice, not one per call, and a call that blocks holds one
+    worker while the others take the rest. At most ``limit`` hand-offs of a drain are under
+    way at once; each goes back to the pool's queue behind other callers' calls.
+
+    ``on_slice`` receives each slice's outcomes on the loop. ``done`` is resolved once
+    ``close()`` has said no call will be added and every call's outcome has been received.
+    ``stop()`` (the caller was cancelled) runs no further call and abandons the running ones.
+    """
+
+    def __init__(self, pool: WorkerPool, on_slice: Callable[[list[DrainOutcome]], None]) -> None:
+        self._pool = pool
+        self._loop = asyncio.get_running_loop()
+        self._on_slice = on_slice
+        self._calls: deque[DrainCall] = deque()
+        self._jobs: set[_Job] = set()
+        self._closed = False
+        self._stopped = False
+        self.done: asyncio.Future[None] = self._loop.create_future()
+
+    def add(self, calls: list[DrainCall]) -> None:
+        """Queue ``calls``; hand-offs are made for them up to the pool's limit."""
+        self._calls.extend(calls)
+        wanted = min(self._pool.limit, len(self._calls)) - len(self._jobs)
+        for _ in range(wanted):
+            self._hand_off()
+
+    def close(self) -> None:
+        """No call will be added: ``done`` resolves once the queued ones have been answered."""
+        self._closed = True
+        self._check_done()
+
+    def stop(self) -> None:
+        """Run no further call; the running ones are abandoned (their threads stop counting)."""
+        self._stopped = True
+        self._calls.clear()
+        for job in self._jobs:
+            self._pool._leave(job)
+            job.future.cancel()
+        self._jobs.clear()
+
+    def _hand_off(self) -> None:
+        job = self._pool._submit(self._slice, IDLE_NAME, self._loop)
+        self._jobs.add(job)
+        job.future.add_done_callback(lambda future: self._slice_back(job, future))
+
+    def _slice(self) -> list[DrainOutcome]:
+        """In a worker thread: up to ``DRAIN_SLICE`` queued calls, each in a copy of the context."""
+        thread = threading.current_thread()
+        calls = self._calls
+        outcomes: list[DrainOutcome] = []
+        while len(outcomes) < DRAIN_SLICE and not self._stopped:
+            try:
+                key, fn, name = calls.popleft()
+            except IndexError:
+                break
+            thread.name = name
+            try:
+                outcomes.append((key, True, contextvars.copy_context().run(fn)))
+            except BaseException as e:  # the function's own, whatever its kind: carried as a value
+                outcomes.append((key, False, e))
+        return outcomes
+
+    def _slice_back(self, job: _Job, future: asyncio.Future[tuple[bool, Any]]) -> None:
+        """On the loop: a hand-off's outcomes received; another hand-off while calls are queued."""
+        self._jobs.discard(job)
+        if self._stopped or future.cancelled():
+            return
+        ok, outcomes = future.result()
+        try:
+            if not ok:  # ``_slice`` itself cannot raise; were it to, the batch fails loudly
+                raise outcomes
+            self._on_slice(outcomes)
+        except BaseException as e:
+            self.stop()
+            if not self.done.done():
+                self.done.set_exception(e)
+            return
+        if self._calls and len(self._jobs) < self._pool.limit:
+            self._hand_off()
+        self._check_done()
+
+    def _check_done(self) -> None:
+        if self._closed and not self._calls and not self._jobs and not self.done.done():
+            self.done.set_result(None)

@@ -42,8 +42,9 @@ __all__ = [
     "unknown_tool_message",
 ]
 
-#: Asked for each call of a ``requires_approval`` tool, before the batch runs: True runs it,
-#: False refuses it; any other answer, or an exception, is the call's error result (``ask_approver``).
+#: Asked for each call of a ``requires_approval`` tool whose arguments bound, before the batch
+#: runs: True runs it, False refuses it; any other answer, or an exception, is the call's error
+#: result (``ask_approver``).
 Approver = Callable[["DispatchedCall"], bool | Awaitable[bool]]
 
 
@@ -163,10 +164,6 @@ def _job_of(result: ToolResult, started: Mapping[str, Job]) -> Job | None:
     return None
 
 
-def _write(provider: str, call: DispatchedCall, result: ToolResult) -> tuple[Item, list[str]]:
-    return REPLIES[provider].write(call.id, call.name, call.tool, result)
-
-
 async def dispatch(
     provider: DispatchProvider,
     reply: object,
@@ -199,30 +196,40 @@ async def dispatch(
         return out
     runner = invoker if invoker is not None else ToolInvoker()
     listeners = () if on_event is None else (on_event,)
-    #: Per call, in order: its answer when decided before anything runs (an unknown tool, a
-    #: malformed call, an approver's non-answer), else None: its answer comes from the batch.
+    #: Per call, in order: its answer when decided from the reply alone (an unknown tool, a
+    #: malformed call), else None: its answer comes from the batch.
     answers: list[ToolResult | None] = []
     batch: list[ToolCall] = []
+    #: The reply's call behind each call of the batch: what the approver is asked about.
+    asked: list[DispatchedCall] = []
     for index, f in enumerate(found):
         if index and index % SLICE == 0:
             await asyncio.sleep(0)  # the reply's size sets this loop's length: the event loop's turn
         call = DispatchedCall(f.id, f.name, f.arguments, table.get(f.name))
         out.calls.append(call)
         decided = _decide(call, f.problem, provider, table)
-        if isinstance(decided, tuple) and decided[0].requires_approval and approve is not None:
-            approval = await ask_approver(approve, call)
-            decided = approval if isinstance(approval, ToolResult) else (decided[0], decided[1], approval)
         if isinstance(decided, ToolResult):
             answers.append(decided)
             continue
-        tool, arguments, approved = decided
-        batch.append(ToolCall(tool, arguments, call.id, approved))
+        batch.append(ToolCall(decided[0], decided[1], call.id))
+        asked.append(call)
         answers.append(None)
     del found  # the calls hold what was found: a large reply's records are not kept twice while it runs
+
+    def approval(index: int) -> Awaitable[bool | ToolResult]:
+        """Asked once a call's arguments have bound: a call whose arguments are wrong is
+        answered as such, and the approver never sees it."""
+        return ask_approver(cast(Approver, approve), asked[index])
+
     before = set(runner.jobs)
-    ran = iter(await runner.invoke_all(batch, provider=BINDING[provider], listeners=listeners))
+    ran = iter(
+        await runner._run_batch(  # pyright: ignore[reportPrivateUsage]
+            batch, BINDING[provider], listeners, None if approve is None else approval
+        )
+    )
     del batch
     started = {job_id: runner.jobs[job_id] for job_id in set(runner.jobs) - before}
+    write = shape.write
     for index, (call, decided_answer) in enumerate(zip(out.calls, answers, strict=True)):
         if index and index % SLICE == 0:
             await asyncio.sleep(0)
@@ -232,20 +239,21 @@ async def dispatch(
             job_started = _job_of(result, started) if started else None
             if job_started is not None:
                 out.jobs.append(job_started)
-        item, notes = _write(provider, call, result)
-        for note in notes:
-            warnings.warn(ProviderWarning(note), stacklevel=2)
+        item, notes = write(call.id, call.name, call.tool, result)
+        if notes:
+            for note in notes:
+                warnings.warn(ProviderWarning(note), stacklevel=2)
+            out.warnings.extend(notes)
         out.results.append(result)
         out.items.append(item)
-        out.warnings.extend(notes)
     return out
 
 
 def _decide(
     call: DispatchedCall, problem: str | None, provider: str, table: Mapping[str, Tool[..., Any]]
-) -> ToolResult | tuple[Tool[..., Any], str | bytes | Mapping[str, object], bool]:
-    """A call's answer when it is decided from the reply alone; else the tool, the arguments
-    and the approval (not yet asked: False) the batch runs it with."""
+) -> ToolResult | tuple[Tool[..., Any], str | bytes | Mapping[str, object]]:
+    """A call's answer when it is decided from the reply alone; else the tool and the
+    arguments the batch binds (and, for a ``requires_approval`` tool, asks the approver about)."""
     if problem is not None:
         return ToolResult.failure(problem)
     if call.tool is None:
@@ -253,4 +261,4 @@ def _decide(
     arguments = _arguments(call.arguments, provider)
     if isinstance(arguments, ToolResult):
         return arguments
-    return call.tool, arguments, False
+    return call.tool, arguments
