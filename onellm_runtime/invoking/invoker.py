@@ -58,13 +58,17 @@ if TYPE_CHECKING:
     from ..core.model import ToolModel
     from ..tool import Tool
 
-__all__ = ["BIND_OFF_LOOP_CHARS", "SLICE", "THREADED_WINDOW", "Approval", "ToolCall", "ToolInvoker"]
+__all__ = ["BIND_OFF_LOOP_CHARS", "SLICE", "THREADED_WINDOW", "Approval", "Batch", "ToolCall", "ToolInvoker"]
 
 Arguments = str | bytes | Mapping[str, object]
 
 #: Asked, by the call's index in the batch, whether a bound call of a ``requires_approval``
 #: tool may run: True runs it, False refuses it, a ``ToolResult`` is its answer instead.
 Approval = Callable[[int], Awaitable["bool | ToolResult"]]
+
+#: A call of a batch bound and approved: its tool's prepared facts, its keyword arguments
+#: (the context's parameters filled when it starts) and the binder's mode.
+_Ready = tuple["_Prepared", dict[str, object], str]
 
 #: A raw document longer than this (characters of a ``str``, bytes of ``bytes``) is bound in a
 #: thread, off the event loop: binding costs about 40 us per KiB, so 64 KiB keeps the loop's
@@ -95,13 +99,33 @@ class ToolCall:
 
 
 @dataclass(slots=True)
-class _Ready:
-    """A call of a batch bound and approved: its tool's prepared facts, its keyword arguments
-    (the context's parameters filled when it starts) and the binder's mode."""
+class Batch:
+    """The calls of a batch as columns (what ``invoke_all`` and ``dispatch`` hand the invoker):
+    the tools, their arguments and ids; whether each is approved and its context, or empty
+    lists when no call has either."""
 
-    prepared: _Prepared
-    kwargs: dict[str, object]
-    mode: str
+    tools: list[Tool[..., Any]]
+    arguments: list[Arguments]
+    ids: list[str]
+    approved: list[bool]
+    contexts: list[ToolContext | None]
+
+    def add(
+        self, tool: Tool[..., Any], arguments: Arguments, id: str, approved: bool, context: ToolContext | None
+    ) -> None:
+        """One more call (its approval and context kept as columns once any call has one)."""
+        index = len(self.tools)
+        self.tools.append(tool)
+        self.arguments.append(arguments)
+        self.ids.append(id)
+        if approved and not self.approved:
+            self.approved.extend([False] * index)
+        if self.approved:
+            self.approved.append(approved)
+        if context is not None and not self.contexts:
+            self.contexts.extend([None] * index)
+        if self.contexts:
+            self.contexts.append(context)
 
 
 class _LoopClock:
@@ -133,6 +157,9 @@ class _Prepared:
         "inline",
         "threaded",
         "private",
+        "contextless",
+        "ends_loop",
+        "requires_approval",
     )
 
     def __init__(self, tool: Tool[..., Any]) -> None:
@@ -152,6 +179,10 @@ class _Prepared:
         #: Inline or threaded, and no parameter takes the context or the token: a call needs no
         #: context unless the caller hands one in (or the call becomes a job).
         self.private = (self.inline or self.threaded) and not self.context_params and not self.token_params
+        #: Private, and the model cannot ask for the background: a batch's call makes no context.
+        self.contextless = self.private and tool.invocation_mode == "wait"
+        self.ends_loop = tool.ends_loop
+        self.requires_approval = tool.requires_approval
 
 
 #: Return values that cannot be awaitable (``inspect.isawaitable`` asks an ABC, which costs more).
@@ -347,24 +378,28 @@ class ToolInvoker:
         """
         if provider is not None:
             check_provider(provider)
-        batch = [c if isinstance(c, ToolCall) else ToolCall(c[0], c[1]) for c in calls]
+        batch = Batch([], [], [], [], [])
+        for c in calls:
+            call = c if isinstance(c, ToolCall) else ToolCall(c[0], c[1])
+            batch.add(call.tool, call.arguments, call.id, call.approved, call.context)
         return await self._run_batch(batch, provider, tuple(listeners), None)
 
     async def _run_batch(
-        self, calls: list[ToolCall], provider: str | None, listeners: tuple[Listener, ...], approval: Approval | None
+        self, batch: Batch, provider: str | None, listeners: tuple[Listener, ...], approval: Approval | None
     ) -> list[ToolResult]:
         """``invoke_all``'s work, and ``dispatch``'s: bind every call, ask ``approval`` (by the
         call's index) about the bound calls of a ``requires_approval`` tool not yet approved
         (without it they are refused), then run the runs in order."""
-        results: list[ToolResult | None] = [None] * len(calls)
-        ready = await self._bind_batch(calls, provider, approval, results)
+        results: list[ToolResult | None] = [None] * len(batch.tools)
+        ready = await self._bind_batch(batch, provider, approval, results)
+        tools = batch.tools
         i = 0
-        while i < len(calls):
+        while i < len(tools):
             j = i + 1
-            if calls[i].tool.parallel_safe:
-                while j < len(calls) and calls[j].tool.parallel_safe:
+            if tools[i].parallel_safe:
+                while j < len(tools) and tools[j].parallel_safe:
                     j += 1
-            await self._run_together(calls, ready, results, range(i, j), listeners)
+            await self._run_together(batch, ready, results, range(i, j), listeners)
             i = j
         if any(r is None for r in results):  # a call's task was cancelled from outside: as gather would, cancelled
             raise asyncio.CancelledError
@@ -372,7 +407,7 @@ class ToolInvoker:
 
     async def _bind_batch(
         self,
-        calls: list[ToolCall],
+        batch: Batch,
         provider: str | None,
         approval: Approval | None,
         results: list[ToolResult | None],
@@ -383,15 +418,15 @@ class ToolInvoker:
         loop, whichever comes first: the loop's turn comes back within a few milliseconds.
         """
         loop = asyncio.get_running_loop()
-        ready: list[_Ready | None] = [None] * len(calls)
+        ready: list[_Ready | None] = [None] * len(batch.tools)
         prepared_for: dict[int, _Prepared] = {}
+        approved, contexts = batch.approved, batch.contexts
         counted = chars = 0
-        for index, call in enumerate(calls):
+        for index, (tool, raw) in enumerate(zip(batch.tools, batch.arguments, strict=True)):
             if counted >= SLICE or chars >= BIND_OFF_LOOP_CHARS:
                 await asyncio.sleep(0)
                 counted = chars = 0
             counted += 1
-            tool, raw = call.tool, call.arguments
             prepared = prepared_for.get(id(tool))
             if prepared is None:
                 prepared = prepared_for[id(tool)] = self._prepare(tool)
@@ -406,33 +441,34 @@ class ToolInvoker:
                 else:
                     kwargs, mode = prepared.binder._bind(raw, provider)  # pyright: ignore[reportPrivateUsage]
             except ArgumentError as e:
-                results[index] = self._failure(str(e), call.context)
+                results[index] = self._failure(str(e), contexts[index] if contexts else None)
                 continue
-            if tool.requires_approval and not call.approved:
+            if prepared.requires_approval and not (approved and approved[index]):
                 answer = False if approval is None else await approval(index)
                 if answer is not True:
                     results[index] = (
                         answer
                         if isinstance(answer, ToolResult)
-                        else self._failure(f"Tool '{prepared.name}' requires approval.", call.context)
+                        else self._failure(
+                            f"Tool '{prepared.name}' requires approval.", contexts[index] if contexts else None
+                        )
                     )
                     continue
-            ready[index] = _Ready(prepared, kwargs, mode)
+            ready[index] = (prepared, kwargs, mode)
         return ready
 
-    def _context_for(self, call: ToolCall, ready: _Ready, listeners: tuple[Listener, ...]) -> ToolContext | None:
-        """The call's context (the caller's, or one made for it), handed to the parameters that
-        take it; None for a call that nothing could reach a context from."""
-        prepared = ready.prepared
-        context = call.context
+    def _context_for(
+        self, batch: Batch, index: int, prepared: _Prepared, kwargs: dict[str, object], listeners: tuple[Listener, ...]
+    ) -> ToolContext:
+        """The call's context (the caller's, or one made for it), handed to the parameters that take it."""
+        context = batch.contexts[index] if batch.contexts else None
         if context is None:
-            if prepared.private and call.tool.invocation_mode == "wait" and ready.mode != "background":
-                return None
-            context = ToolContext(call.id, self.services, self.clock, tool_name=prepared.name, listeners=listeners)
+            context = ToolContext(
+                batch.ids[index], self.services, self.clock, tool_name=prepared.name, listeners=listeners
+            )
         elif not context.tool_name:
             context.tool_name = prepared.name
-        context._receive(call.arguments)  # pyright: ignore[reportPrivateUsage]
-        kwargs = ready.kwargs
+        context._receive(batch.arguments[index])  # pyright: ignore[reportPrivateUsage]
         for name in prepared.context_params:
             kwargs[name] = context
         for name in prepared.token_params:
@@ -441,7 +477,7 @@ class ToolInvoker:
 
     async def _run_together(
         self,
-        calls: list[ToolCall],
+        batch: Batch,
         ready: list[_Ready | None],
         results: list[ToolResult | None],
         indices: range,
@@ -500,6 +536,7 @@ class ToolInvoker:
                     results[index] = self._finish(tool, value, context, prepared)
 
         drain: Drain | None = None
+        tools, contexts = batch.tools, batch.contexts
         try:
             threaded: list[DrainCall] = []
             for count, index in enumerate(indices):
@@ -509,13 +546,18 @@ class ToolInvoker:
                         drain.add(threaded)
                         threaded = []
                     await asyncio.sleep(0)  # the slice just started takes its first steps, beside other tasks
-                call, readied = calls[index], ready[index]
+                readied = ready[index]
                 if readied is None:  # answered while binding
                     continue
                 ready[index] = None
-                context = self._context_for(call, readied, listeners)
-                tool, prepared, kwargs = call.tool, readied.prepared, readied.kwargs
-                if readied.mode == "background":
+                prepared, kwargs, mode = readied
+                tool = tools[index]
+                context = (
+                    None
+                    if prepared.contextless and (not contexts or contexts[index] is None)
+                    else self._context_for(batch, index, prepared, kwargs, listeners)
+                )
+                if mode == "background":
                     results[index] = await self._background(tool, kwargs, cast(ToolContext, context), prepared)
                 elif prepared.threaded:
                     in_threads[index] = (tool, prepared, context)
@@ -706,11 +748,11 @@ class ToolInvoker:
             return self._failure(_unwritable(prepared.name, str(e)), context)
         except BaseException as e:  # a value's own code (``__str__``, a mapping's ``items``) failed
             return self._failure(_unwritable(prepared.name, describe(e)), context)
-        costs = [] if context is None else context.costs
         if isinstance(converted, ToolResult):
+            costs = () if context is None else context.costs
             return replace(converted, parts=list(converted.parts), costs=[*converted.costs, *costs])
-        typed = value if tool.ends_loop else None
-        return ToolResult(converted, False, None, typed, list(costs))
+        typed = value if prepared.ends_loop else None
+        return ToolResult(converted, False, None, typed, [] if context is None else list(context.costs))
 
     async def _call(self, tool: Tool[..., Any], kwargs: dict[str, object]) -> Any:
         """The tool's call as a task's body: any exception of the tool's leaves it as ``ToolRaised``.

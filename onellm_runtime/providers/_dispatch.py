@@ -184,7 +184,7 @@ async def dispatch(
     (a refused or unasked call gets ``Tool 'x' requires approval.``). ``on_event``: receives
     the progress and log events the tools report through their ``ToolContext``.
     """
-    from ..invoking.invoker import SLICE, ToolCall, ToolInvoker
+    from ..invoking.invoker import SLICE, Batch, ToolInvoker
 
     shape = REPLIES.get(provider)
     if shape is None:
@@ -199,7 +199,7 @@ async def dispatch(
     #: Per call, in order: its answer when decided from the reply alone (an unknown tool, a
     #: malformed call), else None: its answer comes from the batch.
     answers: list[ToolResult | None] = []
-    batch: list[ToolCall] = []
+    batch = Batch([], [], [], [], [])
     #: The reply's call behind each call of the batch: what the approver is asked about.
     asked: list[DispatchedCall] = []
     for index, f in enumerate(found):
@@ -211,7 +211,9 @@ async def dispatch(
         if isinstance(decided, ToolResult):
             answers.append(decided)
             continue
-        batch.append(ToolCall(decided[0], decided[1], call.id))
+        batch.tools.append(decided[0])
+        batch.arguments.append(decided[1])
+        batch.ids.append(call.id)
         asked.append(call)
         answers.append(None)
     del found  # the calls hold what was found: a large reply's records are not kept twice while it runs
