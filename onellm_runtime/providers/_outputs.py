@@ -201,8 +201,9 @@ def gemini_result(call_id: str, name: str, result: ToolResult, tool_name: str) -
     """A ``functionResponse`` part: ``response`` is ``{"output": ...}`` or ``{"error": ...}``,
     media go into its ``parts`` as ``inlineData``."""
     given = result.parts
-    if len(given) == 1 and type(given[0]) is JsonPart and not result.is_error:
-        return _gemini_item(call_id, name, {"output": cast(JsonPart, given[0]).value}), []
+    only = given[0] if len(given) == 1 else None
+    if isinstance(only, JsonPart) and not result.is_error:  # as the general path below writes it
+        return _gemini_item(call_id, name, {"output": only.value}), []
     text = _text_only(given)
     if text is not None:
         return _gemini_item(call_id, name, {"error": text} if result.is_error else {"output": text}), []
