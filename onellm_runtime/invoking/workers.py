@@ -326,12 +326,12 @@ class Drain:
         self._stopped = True
         self._calls.clear()
         for job in self._jobs:
-            self._pool._leave(job)
+            self._pool._leave(job)  # pyright: ignore[reportPrivateUsage]
             job.future.cancel()
         self._jobs.clear()
 
     def _hand_off(self) -> None:
-        job = self._pool._submit(self._slice, IDLE_NAME, self._loop)
+        job = self._pool._submit(self._slice, IDLE_NAME, self._loop)  # pyright: ignore[reportPrivateUsage]
         self._jobs.add(job)
         job.future.add_done_callback(lambda future: self._slice_back(job, future))
 
