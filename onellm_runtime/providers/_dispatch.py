@@ -110,16 +110,16 @@ def _tool_table(tools: ToolSet | Iterable[Tool[..., Any]] | Mapping[str, Tool[..
     return as_tool_set(tools)
 
 
-def _arguments(raw: object, provider: str) -> str | bytes | Mapping[str, object] | ToolResult:
-    """What the invoker binds: the API's JSON text or object; else the error result for the call.
+def _refused(raw: object, provider: str) -> ToolResult | None:
+    """The error result for arguments the invoker cannot bind: not a JSON text or object.
 
     An API that sends a JSON string (``Reply.text_arguments``) may have its bytes read as the
     same text; the others send an object.
     """
     if isinstance(raw, (str, Mapping)):
-        return cast("str | Mapping[str, object]", raw)
+        return None
     if isinstance(raw, bytes) and REPLIES[provider].text_arguments:
-        return raw
+        return None
     return ToolResult.failure(f"Arguments must be a JSON object, got {json_kind(raw)}.")
 
 
@@ -202,19 +202,21 @@ async def dispatch(
     batch = Batch([], [], [], [], [])
     #: The reply's call behind each call of the batch: what the approver is asked about.
     asked: list[DispatchedCall] = []
+    calls, tool_named = out.calls, dict(table)
     for index, f in enumerate(found):
         if index and index % SLICE == 0:
             await asyncio.sleep(0)  # the reply's size sets this loop's length: the event loop's turn
-        call = DispatchedCall(f.id, f.name, f.arguments, table.get(f.name))
-        out.calls.append(call)
+        call = DispatchedCall(f.id, f.name, f.arguments, tool_named.get(f.name))
+        calls.append(call)
         decided = _decide(call, f.problem, provider, table)
         if isinstance(decided, ToolResult):
             answers.append(decided)
             continue
-        batch.tools.append(decided[0])
-        batch.arguments.append(decided[1])
+        batch.tools.append(decided)
+        batch.arguments.append(cast("str | bytes | Mapping[str, object]", call.arguments))
         batch.ids.append(call.id)
-        asked.append(call)
+        if approve is not None:
+            asked.append(call)
         answers.append(None)
     del found  # the calls hold what was found: a large reply's records are not kept twice while it runs
 
@@ -231,36 +233,39 @@ async def dispatch(
     )
     del batch
     started = {job_id: runner.jobs[job_id] for job_id in set(runner.jobs) - before}
-    write = shape.write
-    for index, (call, decided_answer) in enumerate(zip(out.calls, answers, strict=True)):
+    write, results, items = shape.write, out.results, out.items
+    for index, call in enumerate(calls):
         if index and index % SLICE == 0:
             await asyncio.sleep(0)
-        result = decided_answer
+        result = answers[index]
         if result is None:
             result = next(ran)
-            job_started = _job_of(result, started) if started else None
-            if job_started is not None:
-                out.jobs.append(job_started)
+            if started:
+                job_started = _job_of(result, started)
+                if job_started is not None:
+                    out.jobs.append(job_started)
         item, notes = write(call.id, call.name, call.tool, result)
         if notes:
             for note in notes:
                 warnings.warn(ProviderWarning(note), stacklevel=2)
             out.warnings.extend(notes)
-        out.results.append(result)
-        out.items.append(item)
+        results.append(result)
+        items.append(item)
     return out
 
 
 def _decide(
     call: DispatchedCall, problem: str | None, provider: str, table: Mapping[str, Tool[..., Any]]
-) -> ToolResult | tuple[Tool[..., Any], str | bytes | Mapping[str, object]]:
-    """A call's answer when it is decided from the reply alone; else the tool and the
-    arguments the batch binds (and, for a ``requires_approval`` tool, asks the approver about)."""
+) -> ToolResult | Tool[..., Any]:
+    """A call's answer when it is decided from the reply alone; else its tool, which the batch
+    binds the call's arguments for (and, for a ``requires_approval`` tool, asks the approver)."""
+    tool = call.tool
     if problem is not None:
         return ToolResult.failure(problem)
-    if call.tool is None:
+    if tool is None:
         return ToolResult.failure(unknown_tool_message(call.name, table))
-    arguments = _arguments(call.arguments, provider)
-    if isinstance(arguments, ToolResult):
-        return arguments
-    return call.tool, arguments
+    raw = call.arguments
+    if type(raw) is str or type(raw) is dict:  # what the APIs send: the test below, without an ABC's check
+        return tool
+    refused = _refused(raw, provider)
+    return tool if refused is None else refused
