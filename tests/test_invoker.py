@@ -538,3 +538,33 @@ def test_a_cancelled_batch_cancels_every_call_under_way_and_sets_their_tokens() 
 
     asyncio.run(scenario())
     assert sorted(cancelled) == ["a1", "a2", "s1 (token)", "s2 (token)"]
+
+
+def test_a_cancelled_batch_starts_none_of_its_queued_sync_calls() -> None:
+    """One worker, six plain-function calls: the first blocks until its token is set, the
+    other five wait their turn. Cancelling the batch sets the first one's token and drops
+    the five: none of them ever runs, and no worker is left counted."""
+    ran: list[int] = []
+    first_started = threading.Event()
+
+    def step(n: int, token: CancellationToken) -> int:
+        ran.append(n)
+        if n == 0:
+            first_started.set()
+            token.wait(WAIT)
+        return n
+
+    t = Tool.create(step)
+    invoker = ToolInvoker(max_workers=1)
+
+    async def scenario() -> None:
+        batch = asyncio.ensure_future(invoker.invoke_all([(t, f'{{"n": {n}}}') for n in range(6)]))
+        await in_thread(first_started)
+        batch.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await batch
+        await asyncio.sleep(0.2)  # time enough for a queued call to start, were any still queued
+
+    asyncio.run(scenario())
+    assert ran == [0]
+    assert invoker.workers.active == 0
