@@ -20,10 +20,13 @@ Every exception a tool raises, of any kind (``StopIteration``, ``SystemExit``,
 failure result; none reaches the event loop. A returned value is checked to be writable
 as JSON before the result is made (``jsoncheck.py``), so reading ``.text`` never raises.
 
-Batches (``invoke_all``): calls are taken in order; a run of consecutive
-``parallel_safe`` calls runs concurrently, and a call whose tool is not ``parallel_safe``
-runs alone, after everything before it has finished and before anything after it starts.
-Results come back in call order. A call is a ``ToolCall`` or a ``(tool, arguments)`` pair.
+Batches (``invoke_all``, and ``dispatch`` through ``_run_batch``): every call is bound (and
+approval asked) first; then calls are taken in order; a run of consecutive ``parallel_safe``
+calls runs concurrently, and a call whose tool is not ``parallel_safe`` runs alone, after
+everything before it has finished and before anything after it starts. Results come back in
+call order. A call is a ``ToolCall`` or a ``(tool, arguments)`` pair. Within a run, plain
+functions without a timeout go to the run's ``Drain`` (a slice of calls per worker hand-off)
+and ``async def`` tools without one start without a task (``eager.py``); see ``_run_together``.
 
 Background calls (``invocation_mode="model_choice"`` tools sent ``"invocationMode":
 "background"``; the binder removes the control and reports it): after binding and

@@ -16,6 +16,9 @@ interpreter does not join daemon threads at exit, so it cannot hang the process'
 (a ``ThreadPoolExecutor`` joins its workers at exit, and ``asyncio.run`` joins the loop's
 default executor).
 
+A batch's many calls go through a ``Drain``: a worker takes the batch's queued calls one after
+another, a slice per hand-off, so a burst of short calls costs a thread round trip per slice.
+
 The outcome travels back to the event loop as a value, never through
 ``Future.set_exception``: asyncio refuses ``StopIteration`` there, and a ``SystemExit``
 raised on the loop would stop it. Every exception the function raises comes back as
