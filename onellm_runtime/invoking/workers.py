@@ -343,12 +343,14 @@ class Drain:
         thread = threading.current_thread()
         calls = self._calls
         outcomes: list[DrainOutcome] = []
+        named = ""
         while len(outcomes) < DRAIN_SLICE and not self._stopped:
             try:
                 key, fn, name = calls.popleft()
             except IndexError:
                 break
-            thread.name = name
+            if name != named:
+                thread.name = named = name
             try:
                 outcomes.append((key, True, contextvars.copy_context().run(fn)))
             except BaseException as e:  # the function's own, whatever its kind: carried as a value
