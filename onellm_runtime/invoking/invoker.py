@@ -43,7 +43,6 @@ import types
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, replace
-from functools import partial
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -68,6 +67,9 @@ Arguments = str | bytes | Mapping[str, object]
 #: Asked, by the call's index in the batch, whether a bound call of a ``requires_approval``
 #: tool may run: True runs it, False refuses it, a ``ToolResult`` is its answer instead.
 Approval = Callable[[int], Awaitable["bool | ToolResult"]]
+
+#: A plain-function call handed to a run's ``Drain``: its index, and what finishes its result.
+_InThread = tuple[int, "Tool[..., Any]", "_Prepared", "ToolContext | None"]
 
 #: A call of a batch bound and approved: its tool's prepared facts, its keyword arguments
 #: (the context's parameters filled when it starts) and the binder's mode.
@@ -503,8 +505,9 @@ class ToolInvoker:
         loop = asyncio.get_running_loop()
         room = asyncio.Semaphore(THREADED_WINDOW * self.workers.limit)
         tasks: dict[int, asyncio.Future[None]] = {}
-        #: The calls handed to the drain and not yet answered: what finishes each.
-        in_threads: dict[int, tuple[Tool[..., Any], _Prepared, ToolContext | None]] = {}
+        #: The contexts of the calls handed to the drain and not yet answered: their tokens are
+        #: set if the run is cancelled.
+        in_threads: dict[int, ToolContext] = {}
         all_ended = loop.create_future()
         unended = 0
 
@@ -528,9 +531,10 @@ class ToolInvoker:
             unended += 1
             tasks[index] = asyncio.ensure_future(one(index, work, windowed))
 
-        def answered(outcomes: list[DrainOutcome]) -> None:
-            for index, returned, value in outcomes:
-                tool, prepared, context = in_threads.pop(index)
+        def answered(outcomes: list[DrainOutcome[_InThread]]) -> None:
+            for (index, tool, prepared, context), returned, value in outcomes:
+                if context is not None:
+                    del in_threads[index]
                 if not returned:
                     results[index] = self._failure(_failed(prepared.name, value), context)
                 elif type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):  # a plain def's coroutine
@@ -538,10 +542,10 @@ class ToolInvoker:
                 else:
                     results[index] = self._finish(tool, value, context, prepared)
 
-        drain: Drain | None = None
+        drain: Drain[_InThread] | None = None
         tools, contexts = batch.tools, batch.contexts
         try:
-            threaded: list[DrainCall] = []
+            threaded: list[DrainCall[_InThread]] = []
             for count, index in enumerate(indices):
                 if count and count % SLICE == 0:
                     if threaded:
@@ -563,8 +567,9 @@ class ToolInvoker:
                 if mode == "background":
                     results[index] = await self._background(tool, kwargs, cast(ToolContext, context), prepared)
                 elif prepared.threaded:
-                    in_threads[index] = (tool, prepared, context)
-                    threaded.append((index, partial(tool.call_with, kwargs), prepared.thread_name))
+                    if context is not None:
+                        in_threads[index] = context
+                    threaded.append(((index, tool, prepared, context), tool.call_with, kwargs, prepared.thread_name))
                 elif prepared.inline:
                     self._start_inline(index, tool, kwargs, context, prepared, results, start)
                 else:
@@ -586,9 +591,8 @@ class ToolInvoker:
         except BaseException:  # cancelled while starting or waiting: the calls under way are cancelled too
             if drain is not None:
                 drain.stop()
-            for _, _, context in in_threads.values():
-                if context is not None:
-                    context.cancellation.cancel()
+            for context in in_threads.values():
+                context.cancellation.cancel()
             for task in tasks.values():
                 task.cancel()
             raise

@@ -34,7 +34,7 @@ import threading
 import weakref
 from collections import deque
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 __all__ = ["DRAIN_SLICE", "IDLE_SECONDS", "Drain", "ToolRaised", "WorkerPool", "default_limit"]
 
@@ -47,6 +47,7 @@ IDLE_SECONDS = 0.5
 IDLE_NAME = "onellm-worker-idle"
 
 T = TypeVar("T")
+K = TypeVar("K")
 
 
 def default_limit() -> int:
@@ -281,13 +282,14 @@ class WorkerPool:
 #: back together and returns to the pool's queue.
 DRAIN_SLICE = 128
 
-#: A call of a ``Drain``: its key (the caller's), the function, the name its thread bears.
-DrainCall = tuple[int, Callable[[], Any], str]
+#: A call of a ``Drain``: its key (the caller's, handed back with the outcome), the function,
+#: its one argument (no closure made per call), and the name its thread bears meanwhile.
+DrainCall = tuple[K, Callable[[Any], Any], Any, str]
 #: A call's outcome: its key, whether it returned, and its value or the exception it raised.
-DrainOutcome = tuple[int, bool, Any]
+DrainOutcome = tuple[K, bool, Any]
 
 
-class Drain:
+class Drain(Generic[K]):
     """Many plain-function calls of one batch, run by the pool's workers a slice per hand-off.
 
     The calls wait in one queue of the batch's own. Each hand-off to a worker (a call of the
@@ -302,17 +304,17 @@ class Drain:
     ``stop()`` (the caller was cancelled) runs no further call and abandons the running ones.
     """
 
-    def __init__(self, pool: WorkerPool, on_slice: Callable[[list[DrainOutcome]], None]) -> None:
+    def __init__(self, pool: WorkerPool, on_slice: Callable[[list[DrainOutcome[K]]], None]) -> None:
         self._pool = pool
         self._loop = asyncio.get_running_loop()
         self._on_slice = on_slice
-        self._calls: deque[DrainCall] = deque()
+        self._calls: deque[DrainCall[K]] = deque()
         self._jobs: set[_Job] = set()
         self._closed = False
         self._stopped = False
         self.done: asyncio.Future[None] = self._loop.create_future()
 
-    def add(self, calls: list[DrainCall]) -> None:
+    def add(self, calls: list[DrainCall[K]]) -> None:
         """Queue ``calls``; hand-offs are made for them up to the pool's limit."""
         self._calls.extend(calls)
         wanted = min(self._pool.limit, len(self._calls)) - len(self._jobs)
@@ -338,21 +340,21 @@ class Drain:
         self._jobs.add(job)
         job.future.add_done_callback(lambda future: self._slice_back(job, future))
 
-    def _slice(self) -> list[DrainOutcome]:
+    def _slice(self) -> list[DrainOutcome[K]]:
         """In a worker thread: up to ``DRAIN_SLICE`` queued calls, each in a copy of the context."""
         thread = threading.current_thread()
         calls = self._calls
-        outcomes: list[DrainOutcome] = []
+        outcomes: list[DrainOutcome[K]] = []
         named = ""
         while len(outcomes) < DRAIN_SLICE and not self._stopped:
             try:
-                key, fn, name = calls.popleft()
+                key, fn, argument, name = calls.popleft()
             except IndexError:
                 break
             if name != named:
                 thread.name = named = name
             try:
-                outcomes.append((key, True, contextvars.copy_context().run(fn)))
+                outcomes.append((key, True, contextvars.copy_context().run(fn, argument)))
             except BaseException as e:  # the function's own, whatever its kind: carried as a value
                 outcomes.append((key, False, e))
         return outcomes
