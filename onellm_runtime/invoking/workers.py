@@ -369,13 +369,13 @@ class Drain(Generic[K]):
             if not ok:  # ``_slice`` itself cannot raise; were it to, the batch fails loudly
                 raise outcomes
             self._on_slice(outcomes)
-        except BaseException as e:
+            if self._calls and len(self._jobs) < self._pool.limit:
+                self._hand_off()  # (raises if no thread could start and none is left)
+        except BaseException as e:  # in a callback nobody awaits: the batch's waiter gets it
             self.stop()
             if not self.done.done():
                 self.done.set_exception(e)
             return
-        if self._calls and len(self._jobs) < self._pool.limit:
-            self._hand_off()
         self._check_done()
 
     def _check_done(self) -> None:
