@@ -36,7 +36,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar, cast
 
-__all__ = ["DRAIN_SLICE", "IDLE_SECONDS", "Drain", "ToolRaised", "WorkerPool", "default_limit"]
+__all__ = ["DRAIN_PATIENCE", "DRAIN_SLICE", "IDLE_SECONDS", "Drain", "ToolRaised", "WorkerPool", "default_limit"]
 
 #: How long a worker thread with nothing to run waits for a next call before it ends: long
 #: enough to carry a batch's calls that arrive one event-loop step apart, short enough that
@@ -282,6 +282,11 @@ class WorkerPool:
 #: back together and returns to the pool's queue.
 DRAIN_SLICE = 128
 
+#: How long a drain's queue may stand still (no call taken from it) before one more worker is
+#: asked to help: calls that block or run long get a worker each, up to the pool's limit, while
+#: a stream of short calls is taken by as few workers as its slices need.
+DRAIN_PATIENCE = 0.002
+
 #: A call of a ``Drain``: its key (the caller's, handed back with the outcome), the function,
 #: its one argument (no closure made per call), and the name its thread bears meanwhile.
 DrainCall = tuple[K, Callable[[Any], Any], Any, str]
@@ -296,8 +301,10 @@ class Drain(Generic[K]):
     pool, counted and queued like any other) takes calls from it one after another, up to
     ``DRAIN_SLICE``, and sends their outcomes back to the loop together: a burst of short calls
     costs one thread round trip per slice, not one per call, and a call that blocks holds one
-    worker while the others take the rest. At most ``limit`` hand-offs of a drain are under
-    way at once; each goes back to the pool's queue behind other callers' calls.
+    worker while the others take the rest. A drain starts a hand-off per ``DRAIN_SLICE`` calls
+    queued, and one more each ``DRAIN_PATIENCE`` its queue stands still (every worker it has is
+    inside a call that takes its time), up to ``limit`` at once; each hand-off goes back to the
+    pool's queue behind other callers' calls.
 
     ``on_slice`` receives each slice's outcomes on the loop. ``done`` is resolved once
     ``close()`` has said no call will be added and every call's outcome has been received.
@@ -312,14 +319,39 @@ class Drain(Generic[K]):
         self._jobs: set[_Job] = set()
         self._closed = False
         self._stopped = False
+        #: How many calls the workers have taken from the queue (counted by them, read by the
+        #: watch), and the count at the watch's last look; the watch's timer while one is set.
+        self._taken = 0
+        self._seen = -1
+        self._watch: asyncio.TimerHandle | None = None
         self.done: asyncio.Future[None] = self._loop.create_future()
 
     def add(self, calls: list[DrainCall[K]]) -> None:
-        """Queue ``calls``; hand-offs are made for them up to the pool's limit."""
+        """Queue ``calls``: a hand-off per slice of them, up to the pool's limit, and a watch."""
         self._calls.extend(calls)
-        wanted = min(self._pool.limit, len(self._calls)) - len(self._jobs)
+        wanted = min(self._pool.limit, -(-len(self._calls) // DRAIN_SLICE)) - len(self._jobs)
         for _ in range(wanted):
             self._hand_off()
+        if self._watch is None:
+            self._seen = self._taken
+            self._watch = self._loop.call_later(DRAIN_PATIENCE, self._look)
+
+    def _look(self) -> None:
+        """On the loop, each ``DRAIN_PATIENCE`` while calls are queued: a queue that stood
+        still since the last look gets one more hand-off."""
+        self._watch = None
+        if self._stopped or not self._calls:
+            return
+        try:
+            if self._taken == self._seen and len(self._jobs) < self._pool.limit:
+                self._hand_off()
+        except BaseException as e:  # no thread could start: the batch's waiter gets it
+            self.stop()
+            if not self.done.done():
+                self.done.set_exception(e)
+            return
+        self._seen = self._taken
+        self._watch = self._loop.call_later(DRAIN_PATIENCE, self._look)
 
     def close(self) -> None:
         """No call will be added: ``done`` resolves once the queued ones have been answered."""
@@ -330,6 +362,9 @@ class Drain(Generic[K]):
         """Run no further call; the running ones are abandoned (their threads stop counting)."""
         self._stopped = True
         self._calls.clear()
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
         for job in self._jobs:
             self._pool._leave(job)  # pyright: ignore[reportPrivateUsage]
             job.future.cancel()
@@ -351,6 +386,7 @@ class Drain(Generic[K]):
                 key, fn, argument, name = calls.popleft()
             except IndexError:
                 break
+            self._taken += 1  # (a count two workers race on may lose one: it only has to move)
             if name != named:
                 thread.name = named = name
             try:
