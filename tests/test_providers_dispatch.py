@@ -830,3 +830,25 @@ def test_a_plain_function_that_returns_a_coroutine_is_answered_with_its_value() 
     done = _run(dispatch("openai", reply, [hands_back_a_coroutine]))
     alone = _run(ToolInvoker().invoke(hands_back_a_coroutine, '{"n": 4}'))
     assert [r.text for r in done.results] == [alone.text, "50"] == ["40", "50"]
+
+
+def test_a_call_that_blocks_does_not_hold_back_the_calls_queued_behind_it() -> None:
+    """The first call of the reply waits until the five after it have run: they are taken by
+    another worker while it blocks (the reply is far shorter than a slice of a hand-off)."""
+    quick_done = threading.Semaphore(0)
+
+    @tool
+    def waits_for_the_others() -> str:
+        seen = sum(quick_done.acquire(timeout=WAIT) for _ in range(5))
+        return f"saw {seen}"
+
+    @tool
+    def quick(n: int) -> int:
+        quick_done.release()
+        return n
+
+    calls = [("c0", "waits_for_the_others", {})] + [(f"c{n}", "quick", {"n": n}) for n in range(1, 6)]
+    done = _run(
+        dispatch("openai", rec.responses(calls), [waits_for_the_others, quick], invoker=ToolInvoker(max_workers=2))
+    )
+    assert [r.text for r in done.results] == ["saw 5", "1", "2", "3", "4", "5"]
