@@ -19,8 +19,8 @@ from typing import Any, Callable
 
 import provider_replies as rec
 import pytest
-from async_support import WAIT
 from anthropic.types import Message, MessageParam, ToolResultBlockParam
+from async_support import WAIT
 from google.genai import types as genai
 from mcp_types import CallToolRequestParams, CallToolResult
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam, ChatCompletionToolMessageParam
