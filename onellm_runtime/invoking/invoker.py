@@ -509,7 +509,9 @@ class ToolInvoker:
         #: set if the run is cancelled.
         in_threads: dict[int, ToolContext] = {}
         all_ended = loop.create_future()
-        unended = 0
+        #: The tasks and the drain under way, and this coroutine itself until every call of the
+        #: run is started: the calls started first may all end while later ones are being started.
+        unended = 1
 
         def ended() -> None:
             nonlocal unended
@@ -584,8 +586,8 @@ class ToolInvoker:
                 drain.close()
                 unended += 1
                 drain.done.add_done_callback(lambda _: ended())
-            if unended:
-                await all_ended
+            ended()  # every call is started
+            await all_ended
             if drain is not None and drain.done.exception() is not None:
                 raise cast(BaseException, drain.done.exception())
         except BaseException:  # cancelled while starting or waiting: the calls under way are cancelled too
