@@ -30,7 +30,7 @@ from pydantic import TypeAdapter
 
 from onellm_runtime import FilePart, ImagePart, TextPart, ToolContext, ToolInvoker, ToolResult, tool
 from onellm_runtime.context import ToolEvent
-from onellm_runtime.invoking.invoker import SLICE
+from onellm_runtime.invoking.invoker import BIND_OFF_LOOP_CHARS, SLICE
 from onellm_runtime.providers import Dispatch, ProviderWarning, dispatch
 
 PROVIDERS = ["openai", "openai-chat", "anthropic", "gemini"]
@@ -852,3 +852,46 @@ def test_a_call_that_blocks_does_not_hold_back_the_calls_queued_behind_it() -> N
         dispatch("openai", rec.responses(calls), [waits_for_the_others, quick], invoker=ToolInvoker(max_workers=2))
     )
     assert [r.text for r in done.results] == ["saw 5", "1", "2", "3", "4", "5"]
+
+
+def test_a_reply_of_large_arguments_returns_to_the_loop_every_64_kib_bound() -> None:
+    """Binding costs by the document's size: the slice that binds on the loop ends after
+    ``BIND_OFF_LOOP_CHARS`` of documents, not only after ``SLICE`` calls. The approver, asked
+    right after each call binds, counts the calls bound between two turns of another task."""
+    asked = 0
+
+    @tool(requires_approval=True)
+    def keep(text: str) -> int:
+        return len(text)
+
+    def approve(call: Any) -> bool:
+        nonlocal asked
+        asked += 1
+        return True
+
+    async def scenario() -> tuple[Dispatch, int]:
+        most = 0
+        finished = False
+
+        async def other_task() -> None:
+            nonlocal most
+            seen = 0
+            while not finished:
+                most = max(most, asked - seen)
+                seen = asked
+                await asyncio.sleep(0)
+
+        watcher = asyncio.create_task(other_task())
+        await asyncio.sleep(0)
+        text = "x" * (BIND_OFF_LOOP_CHARS // 2)  # two of them fill a slice
+        done = await dispatch(
+            "openai", rec.responses([(f"c{n}", "keep", {"text": text}) for n in range(12)]), [keep], approve=approve
+        )
+        finished = True
+        await watcher
+        return done, most
+
+    done, most = _run(scenario())
+    assert [r.text for r in done.results] == [str(BIND_OFF_LOOP_CHARS // 2)] * 12
+    assert asked == 12
+    assert most <= 2
