@@ -538,3 +538,46 @@ def test_a_cancelled_batch_cancels_every_call_under_way_and_sets_their_tokens() 
 
     asyncio.run(scenario())
     assert sorted(cancelled) == ["a1", "a2", "s1 (token)", "s2 (token)"]
+
+
+def test_a_batch_answers_every_call_when_its_first_calls_end_before_the_last_start() -> None:
+    """Plain functions with a timeout are started a few per worker at a time: with one worker,
+    the batch waits for room after four, and those four all end while it waits. The calls
+    started after them are still awaited and answered."""
+
+    def quick(n: int) -> int:
+        return n
+
+    t = Tool.create(quick, timeout_seconds=5)
+    results = run(lambda: ToolInvoker(max_workers=1).invoke_all([(t, f'{{"n": {n}}}') for n in range(40)]))
+    assert [r.text for r in results] == [str(n) for n in range(40)]
+
+
+def test_a_cancelled_batch_starts_none_of_its_queued_sync_calls() -> None:
+    """One worker, six plain-function calls: the first blocks until its token is set, the
+    other five wait their turn. Cancelling the batch sets the first one's token and drops
+    the five: none of them ever runs, and no worker is left counted."""
+    ran: list[int] = []
+    first_started = threading.Event()
+
+    def step(n: int, token: CancellationToken) -> int:
+        ran.append(n)
+        if n == 0:
+            first_started.set()
+            token.wait(WAIT)
+        return n
+
+    t = Tool.create(step)
+    invoker = ToolInvoker(max_workers=1)
+
+    async def scenario() -> None:
+        batch = asyncio.ensure_future(invoker.invoke_all([(t, f'{{"n": {n}}}') for n in range(6)]))
+        await in_thread(first_started)
+        batch.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await batch
+        await asyncio.sleep(0.2)  # time enough for a queued call to start, were any still queued
+
+    asyncio.run(scenario())
+    assert ran == [0]
+    assert invoker.workers.active == 0

@@ -9,7 +9,9 @@ after a round trip too). The expected items are written out by hand, per API.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
+import threading
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,6 +20,7 @@ from typing import Any, Callable
 import provider_replies as rec
 import pytest
 from anthropic.types import Message, MessageParam, ToolResultBlockParam
+from async_support import WAIT
 from google.genai import types as genai
 from mcp_types import CallToolRequestParams, CallToolResult
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam, ChatCompletionToolMessageParam
@@ -27,7 +30,7 @@ from pydantic import TypeAdapter
 
 from onellm_runtime import FilePart, ImagePart, TextPart, ToolContext, ToolInvoker, ToolResult, tool
 from onellm_runtime.context import ToolEvent
-from onellm_runtime.invoking.invoker import SLICE
+from onellm_runtime.invoking.invoker import BIND_OFF_LOOP_CHARS, SLICE
 from onellm_runtime.providers import Dispatch, ProviderWarning, dispatch
 
 PROVIDERS = ["openai", "openai-chat", "anthropic", "gemini"]
@@ -698,3 +701,197 @@ def test_a_large_reply_returns_to_the_loop_every_slice() -> None:
     assert asked == ran == 5 * SLICE + 3
     assert most_asked <= SLICE and most_ran <= SLICE
     assert turns >= 3 * 5  # at least a turn per slice while asking, running and writing
+
+
+# -- the order of a call's checks, and the batch's ways of running calls ----------------------
+
+
+def test_the_approver_is_asked_only_about_calls_whose_arguments_bind() -> None:
+    """Bind first, then approval (the contract's order): a call with wrong arguments is an
+    argument error, and the approver never sees it."""
+    seen: list[object] = []
+
+    def approve(call: Any) -> bool:
+        seen.append(call.arguments)
+        return True
+
+    reply = rec.responses([("c1", "delete", {"path": 5}), ("c2", "delete", {}), ("c3", "delete", {"path": "a"})])
+    done = _run(dispatch("openai", reply, [delete], approve=approve))
+    assert seen == ['{"path": "a"}']
+    assert [r.text for r in done.results] == [
+        "Argument 'path' must be a string, got integer 5.",
+        "Argument 'path' is required.",
+        "deleted a",
+    ]
+    assert [r.is_error for r in done.results] == [True, True, False]
+
+
+def test_blocking_sync_calls_of_one_reply_use_every_worker_and_no_more() -> None:
+    """200 plain-function calls that each wait for three others (a barrier of 4) with 4
+    workers: the reply's calls run 4 at once (no worker's share of the calls waits behind
+    another's), never 5."""
+    lock = threading.Lock()
+    inside = most = 0
+    wave = threading.Barrier(4, timeout=WAIT)
+
+    @tool
+    def work(n: int) -> int:
+        nonlocal inside, most
+        with lock:
+            inside += 1
+            most = max(most, inside)
+        wave.wait()
+        with lock:
+            inside -= 1
+        return n
+
+    async def scenario() -> Dispatch:
+        invoker = ToolInvoker(max_workers=4)
+        done = await dispatch(
+            "anthropic", rec.anthropic([(f"c{n}", "work", {"n": n}) for n in range(200)]), [work], invoker=invoker
+        )
+        assert invoker.workers.active == 0
+        return done
+
+    done = _run(scenario())
+    assert [r.text for r in done.results] == [str(n) for n in range(200)]
+    assert most == 4
+
+
+SEEN: contextvars.ContextVar[str] = contextvars.ContextVar("SEEN", default="unset")
+
+
+@tool
+def sync_mark(n: int) -> str:
+    before = SEEN.get()
+    SEEN.set(f"call {n}")
+    return before
+
+
+@tool
+async def async_mark(n: int) -> str:
+    before = SEEN.get()
+    SEEN.set(f"call {n}")
+    if n % 2:
+        await asyncio.sleep(0)  # goes on in a task, in the context its first step ran in
+        assert SEEN.get() == f"call {n}"
+    return before
+
+
+@pytest.mark.parametrize("mark", [sync_mark, async_mark], ids=["def", "async def"])
+def test_each_call_sees_the_callers_context_and_keeps_its_own_changes(mark: Any) -> None:
+    """One worker runs every plain-function call, and async calls start in the dispatching
+    task: each still reads the caller's values, and what it sets stays its own."""
+
+    async def scenario() -> Dispatch:
+        SEEN.set("caller")
+        reply = rec.responses([(f"c{n}", mark.name, {"n": n}) for n in range(300)])
+        done = await dispatch("openai", reply, [mark], invoker=ToolInvoker(max_workers=1))
+        assert SEEN.get() == "caller"
+        return done
+
+    done = _run(scenario())
+    assert [r.text for r in done.results] == ["caller"] * 300
+
+
+@tool
+async def may_fail(n: int) -> int:
+    if n == 1:
+        raise ValueError("before any await")
+    await asyncio.sleep(0)
+    if n == 2:
+        raise ValueError("after an await")
+    return n
+
+
+@tool
+def hands_back_a_coroutine(n: int) -> Any:
+    async def later() -> int:
+        await asyncio.sleep(0)
+        return n * 10
+
+    return later()
+
+
+def test_async_calls_fail_alone_whether_before_or_after_they_await() -> None:
+    reply = rec.gemini([(f"c{n}", "may_fail", {"n": n}) for n in range(4)])
+    done = _run(dispatch("gemini", reply, [may_fail]))
+    assert [r.text for r in done.results] == [
+        "0",
+        "Tool 'may_fail' failed: ValueError: before any await",
+        "Tool 'may_fail' failed: ValueError: after an await",
+        "3",
+    ]
+
+
+def test_a_plain_function_that_returns_a_coroutine_is_answered_with_its_value() -> None:
+    """As ``invoke`` answers it: the coroutine is awaited on the loop."""
+    reply = rec.responses([("c1", "hands_back_a_coroutine", {"n": 4}), ("c2", "hands_back_a_coroutine", {"n": 5})])
+    done = _run(dispatch("openai", reply, [hands_back_a_coroutine]))
+    alone = _run(ToolInvoker().invoke(hands_back_a_coroutine, '{"n": 4}'))
+    assert [r.text for r in done.results] == [alone.text, "50"] == ["40", "50"]
+
+
+def test_a_call_that_blocks_does_not_hold_back_the_calls_queued_behind_it() -> None:
+    """The first call of the reply waits until the five after it have run: they are taken by
+    another worker while it blocks (the reply is far shorter than a slice of a hand-off)."""
+    quick_done = threading.Semaphore(0)
+
+    @tool
+    def waits_for_the_others() -> str:
+        seen = sum(quick_done.acquire(timeout=WAIT) for _ in range(5))
+        return f"saw {seen}"
+
+    @tool
+    def quick(n: int) -> int:
+        quick_done.release()
+        return n
+
+    calls = [("c0", "waits_for_the_others", {})] + [(f"c{n}", "quick", {"n": n}) for n in range(1, 6)]
+    done = _run(
+        dispatch("openai", rec.responses(calls), [waits_for_the_others, quick], invoker=ToolInvoker(max_workers=2))
+    )
+    assert [r.text for r in done.results] == ["saw 5", "1", "2", "3", "4", "5"]
+
+
+def test_a_reply_of_large_arguments_returns_to_the_loop_every_64_kib_bound() -> None:
+    """Binding costs by the document's size: the slice that binds on the loop ends after
+    ``BIND_OFF_LOOP_CHARS`` of documents, not only after ``SLICE`` calls. The approver, asked
+    right after each call binds, counts the calls bound between two turns of another task."""
+    asked = 0
+
+    @tool(requires_approval=True)
+    def keep(text: str) -> int:
+        return len(text)
+
+    def approve(call: Any) -> bool:
+        nonlocal asked
+        asked += 1
+        return True
+
+    async def scenario() -> tuple[Dispatch, int]:
+        most = 0
+        finished = False
+
+        async def other_task() -> None:
+            nonlocal most
+            seen = 0
+            while not finished:
+                most = max(most, asked - seen)
+                seen = asked
+                await asyncio.sleep(0)
+
+        watcher = asyncio.create_task(other_task())
+        await asyncio.sleep(0)
+        text = "x" * (BIND_OFF_LOOP_CHARS // 2)  # two of them fill a slice
+        done = await dispatch(
+            "openai", rec.responses([(f"c{n}", "keep", {"text": text}) for n in range(12)]), [keep], approve=approve
+        )
+        finished = True
+        await watcher
+        return done, most
+
+    done, most = _run(scenario())
+    assert [r.text for r in done.results] == [str(BIND_OFF_LOOP_CHARS // 2)] * 12
+    assert asked == 12
+    assert most <= 2

@@ -20,10 +20,13 @@ Every exception a tool raises, of any kind (``StopIteration``, ``SystemExit``,
 failure result; none reaches the event loop. A returned value is checked to be writable
 as JSON before the result is made (``jsoncheck.py``), so reading ``.text`` never raises.
 
-Batches (``invoke_all``): calls are taken in order; a run of consecutive
-``parallel_safe`` calls runs concurrently, and a call whose tool is not ``parallel_safe``
-runs alone, after everything before it has finished and before anything after it starts.
-Results come back in call order. A call is a ``ToolCall`` or a ``(tool, arguments)`` pair.
+Batches (``invoke_all``, and ``dispatch`` through ``_run_batch``): every call is bound (and
+approval asked) first; then calls are taken in order; a run of consecutive ``parallel_safe``
+calls runs concurrently, and a call whose tool is not ``parallel_safe`` runs alone, after
+everything before it has finished and before anything after it starts. Results come back in
+call order. A call is a ``ToolCall`` or a ``(tool, arguments)`` pair. Within a run, plain
+functions without a timeout go to the run's ``Drain`` (a slice of calls per worker hand-off)
+and ``async def`` tools without one start without a task (``eager.py``); see ``_run_together``.
 
 Background calls (``invocation_mode="model_choice"`` tools sent ``"invocationMode":
 "background"``; the binder removes the control and reports it): after binding and
@@ -36,8 +39,9 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import types
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
@@ -48,16 +52,28 @@ from ..errortext import cut, describe
 from ..provider_names import check_provider
 from ..results import ToolResult
 from .convert import Converter, Misfit, Unwritable, compile_converter
+from .eager import Started, continued, first_step
 from .jobs import Job, JobRegistry
-from .workers import ToolRaised, WorkerPool
+from .workers import Drain, DrainCall, DrainOutcome, ToolRaised, WorkerPool
 
 if TYPE_CHECKING:
     from ..core.model import ToolModel
     from ..tool import Tool
 
-__all__ = ["BIND_OFF_LOOP_CHARS", "SLICE", "THREADED_WINDOW", "ToolCall", "ToolInvoker"]
+__all__ = ["BIND_OFF_LOOP_CHARS", "SLICE", "THREADED_WINDOW", "Approval", "Batch", "ToolCall", "ToolInvoker"]
 
 Arguments = str | bytes | Mapping[str, object]
+
+#: Asked, by the call's index in the batch, whether a bound call of a ``requires_approval``
+#: tool may run: True runs it, False refuses it, a ``ToolResult`` is its answer instead.
+Approval = Callable[[int], Awaitable["bool | ToolResult"]]
+
+#: A plain-function call handed to a run's ``Drain``: its index, and what finishes its result.
+_InThread = tuple[int, "Tool[..., Any]", "_Prepared", "ToolContext | None"]
+
+#: A call of a batch bound and approved: its tool's prepared facts, its keyword arguments
+#: (the context's parameters filled when it starts) and the binder's mode.
+_Ready = tuple["_Prepared", dict[str, object], str]
 
 #: A raw document longer than this (characters of a ``str``, bytes of ``bytes``) is bound in a
 #: thread, off the event loop: binding costs about 40 us per KiB, so 64 KiB keeps the loop's
@@ -69,9 +85,10 @@ BIND_OFF_LOOP_CHARS = 64 * 1024
 #: loop for a few milliseconds, far under the 50 ms a stall may last.
 SLICE = 128
 
-#: How many calls of plain functions per worker thread a batch keeps under way at once: enough
-#: that a worker finds the next call queued when it finishes one, few enough that a batch of
-#: thousands does not hold every call's bookkeeping (and the collector's work over it) at once.
+#: How many calls of plain functions with a timeout per worker thread a batch keeps under way
+#: at once (each has a task and a timer of its own): enough that a worker finds the next call
+#: queued when it finishes one, few enough that a batch of thousands does not hold every call's
+#: bookkeeping at once. Plain functions without a timeout go through the run's ``Drain`` instead.
 THREADED_WINDOW = 4
 
 
@@ -84,6 +101,36 @@ class ToolCall:
     id: str = ""
     approved: bool = False
     context: ToolContext | None = None
+
+
+@dataclass(slots=True)
+class Batch:
+    """The calls of a batch as columns (what ``invoke_all`` and ``dispatch`` hand the invoker):
+    the tools, their arguments and ids; whether each is approved and its context, or empty
+    lists when no call has either."""
+
+    tools: list[Tool[..., Any]]
+    arguments: list[Arguments]
+    ids: list[str]
+    approved: list[bool]
+    contexts: list[ToolContext | None]
+
+    def add(
+        self, tool: Tool[..., Any], arguments: Arguments, id: str, approved: bool, context: ToolContext | None
+    ) -> None:
+        """One more call (its approval and context kept as columns once any call has one)."""
+        index = len(self.tools)
+        self.tools.append(tool)
+        self.arguments.append(arguments)
+        self.ids.append(id)
+        if approved and not self.approved:
+            self.approved.extend([False] * index)
+        if self.approved:
+            self.approved.append(approved)
+        if context is not None and not self.contexts:
+            self.contexts.extend([None] * index)
+        if self.contexts:
+            self.contexts.append(context)
 
 
 class _LoopClock:
@@ -115,6 +162,9 @@ class _Prepared:
         "inline",
         "threaded",
         "private",
+        "contextless",
+        "ends_loop",
+        "requires_approval",
     )
 
     def __init__(self, tool: Tool[..., Any]) -> None:
@@ -134,6 +184,10 @@ class _Prepared:
         #: Inline or threaded, and no parameter takes the context or the token: a call needs no
         #: context unless the caller hands one in (or the call becomes a job).
         self.private = (self.inline or self.threaded) and not self.context_params and not self.token_params
+        #: Private, and the model cannot ask for the background: a batch's call makes no context.
+        self.contextless = self.private and tool.invocation_mode == "wait"
+        self.ends_loop = tool.ends_loop
+        self.requires_approval = tool.requires_approval
 
 
 #: Return values that cannot be awaitable (``inspect.isawaitable`` asks an ABC, which costs more).
@@ -322,83 +376,283 @@ class ToolInvoker:
         """Run a batch (see the module docstring for the order); results in call order.
 
         ``listeners`` receive the progress and log events of the calls whose context the
-        invoker makes (a ``ToolCall`` without one). The calls of a concurrent run are
-        started ``SLICE`` at a time, with a return to the event loop between slices, and at
-        most ``THREADED_WINDOW`` calls per worker of plain functions are under way at once
-        (the rest would only wait for a worker): a large batch never holds the loop for
-        longer than a slice, nor keeps every call's bookkeeping alive at once.
+        invoker makes (a ``ToolCall`` without one). Every call is bound first, then the runs
+        go in order; the calls of a concurrent run are started ``SLICE`` at a time, with a
+        return to the event loop between slices, so a large batch never holds the loop for
+        longer than a slice.
         """
         if provider is not None:
             check_provider(provider)
-        batch = [c if isinstance(c, ToolCall) else ToolCall(c[0], c[1]) for c in calls]
-        heard = tuple(listeners)
-        results: list[ToolResult] = []
-        i = 0
-        while i < len(batch):
-            j = i + 1
-            if batch[i].tool.parallel_safe:
-                while j < len(batch) and batch[j].tool.parallel_safe:
-                    j += 1
-            if j - i == 1:
-                results.append(await self._invoke_call(batch[i], provider, heard))
-            else:
-                results.extend(await self._run_together(batch[i:j], provider, heard))
-            i = j
-        return results
+        batch = Batch([], [], [], [], [])
+        for c in calls:
+            call = c if isinstance(c, ToolCall) else ToolCall(c[0], c[1])
+            batch.add(call.tool, call.arguments, call.id, call.approved, call.context)
+        return await self._run_batch(batch, provider, tuple(listeners), None)
 
-    async def _run_together(
-        self, calls: list[ToolCall], provider: str | None, listeners: tuple[Listener, ...]
+    async def _run_batch(
+        self, batch: Batch, provider: str | None, listeners: tuple[Listener, ...], approval: Approval | None
     ) -> list[ToolResult]:
-        """Calls that run concurrently, started a slice at a time; their results in call order.
-
-        Each call's task records its result and its own end (no callback per task): the last
-        to end wakes this one.
-        """
-        if not calls:
-            return []
-        results: list[ToolResult | None] = [None] * len(calls)
-        room = asyncio.Semaphore(THREADED_WINDOW * self.workers.limit)
-        running: dict[int, asyncio.Task[None]] = {}
-        all_ended = asyncio.get_running_loop().create_future()
-        unended = len(calls)
-
-        async def one(index: int, call: ToolCall, threaded: bool) -> None:
-            nonlocal unended
-            try:
-                results[index] = await self._invoke_call(call, provider, listeners)
-            finally:
-                if threaded:
-                    room.release()
-                running.pop(index, None)
-                unended -= 1
-                if not unended and not all_ended.done():
-                    all_ended.set_result(None)
-
-        try:
-            for index, call in enumerate(calls):
-                if index % SLICE == 0 and index:
-                    await asyncio.sleep(0)  # the slice just started takes its first steps, beside other tasks
-                threaded = not call.tool.is_async
-                if threaded:
-                    await room.acquire()
-                running[index] = asyncio.ensure_future(one(index, call, threaded))
-            await all_ended
-        except BaseException:  # cancelled while starting or waiting: the calls under way are cancelled too
-            for task in running.values():
-                task.cancel()
-            raise
+        """``invoke_all``'s work, and ``dispatch``'s: bind every call, ask ``approval`` (by the
+        call's index) about the bound calls of a ``requires_approval`` tool not yet approved
+        (without it they are refused), then run the runs in order."""
+        results: list[ToolResult | None] = [None] * len(batch.tools)
+        ready = await self._bind_batch(batch, provider, approval, results)
+        tools = batch.tools
+        i = 0
+        while i < len(tools):
+            j = i + 1
+            if tools[i].parallel_safe:
+                while j < len(tools) and tools[j].parallel_safe:
+                    j += 1
+            await self._run_together(batch, ready, results, range(i, j), listeners)
+            i = j
         if any(r is None for r in results):  # a call's task was cancelled from outside: as gather would, cancelled
             raise asyncio.CancelledError
         return cast("list[ToolResult]", results)
 
-    async def _invoke_call(
-        self, call: ToolCall, provider: str | None, listeners: tuple[Listener, ...] = ()
+    async def _bind_batch(
+        self,
+        batch: Batch,
+        provider: str | None,
+        approval: Approval | None,
+        results: list[ToolResult | None],
+    ) -> list[_Ready | None]:
+        """Each call bound and approved (``_Ready``), or its answer put in ``results``.
+
+        A slice ends after ``SLICE`` calls or ``BIND_OFF_LOOP_CHARS`` of documents bound on the
+        loop, whichever comes first: the loop's turn comes back within a few milliseconds.
+        """
+        loop = asyncio.get_running_loop()
+        ready: list[_Ready | None] = [None] * len(batch.tools)
+        prepared_for: dict[int, _Prepared] = {}
+        approved, contexts = batch.approved, batch.contexts
+        counted = chars = 0
+        for index, (tool, raw) in enumerate(zip(batch.tools, batch.arguments, strict=True)):
+            if counted >= SLICE or chars >= BIND_OFF_LOOP_CHARS:
+                await asyncio.sleep(0)
+                counted = chars = 0
+            counted += 1
+            prepared = prepared_for.get(id(tool))
+            if prepared is None:
+                prepared = prepared_for[id(tool)] = self._prepare(tool)
+            kind = type(raw)
+            try:
+                if kind is str or kind is bytes:
+                    if len(raw) > BIND_OFF_LOOP_CHARS:
+                        kwargs, mode = await loop.run_in_executor(None, prepared.binder._bind, raw, provider)  # pyright: ignore[reportPrivateUsage]
+                    else:
+                        chars += len(raw)
+                        kwargs, mode = prepared.binder._bind(raw, provider)  # pyright: ignore[reportPrivateUsage]
+                else:
+                    kwargs, mode = prepared.binder._bind(raw, provider)  # pyright: ignore[reportPrivateUsage]
+            except ArgumentError as e:
+                results[index] = self._failure(str(e), contexts[index] if contexts else None)
+                continue
+            if prepared.requires_approval and not (approved and approved[index]):
+                answer = False if approval is None else await approval(index)
+                if answer is not True:
+                    results[index] = (
+                        answer
+                        if isinstance(answer, ToolResult)
+                        else self._failure(
+                            f"Tool '{prepared.name}' requires approval.", contexts[index] if contexts else None
+                        )
+                    )
+                    continue
+            ready[index] = (prepared, kwargs, mode)
+        return ready
+
+    def _context_for(
+        self, batch: Batch, index: int, prepared: _Prepared, kwargs: dict[str, object], listeners: tuple[Listener, ...]
+    ) -> ToolContext:
+        """The call's context (the caller's, or one made for it), handed to the parameters that take it."""
+        context = batch.contexts[index] if batch.contexts else None
+        if context is None:
+            context = ToolContext(
+                batch.ids[index], self.services, self.clock, tool_name=prepared.name, listeners=listeners
+            )
+        elif not context.tool_name:
+            context.tool_name = prepared.name
+        context._receive(batch.arguments[index])  # pyright: ignore[reportPrivateUsage]
+        for name in prepared.context_params:
+            kwargs[name] = context
+        for name in prepared.token_params:
+            kwargs[name] = context.cancellation
+        return context
+
+    async def _run_together(
+        self,
+        batch: Batch,
+        ready: list[_Ready | None],
+        results: list[ToolResult | None],
+        indices: range,
+        listeners: tuple[Listener, ...],
+    ) -> None:
+        """The calls of one run, concurrently, started a slice at a time; their results put in
+        ``results`` by index.
+
+        How each call runs, by what its tool is:
+
+        | tool | runs |
+        |---|---|
+        | plain ``def``, no timeout | in the run's ``Drain``: worker threads take the calls a slice per hand-off |
+        | ``async def``, no timeout | its first step at once (``eager.py``); a task only if it awaits something |
+        | with a timeout | a task of its own, racing the context's clock (``_run``) |
+        | called with ``"invocationMode": "background"`` | a job at once; the answer is its handle |
+
+        Only the tasks and the drain are waited for; the last of them to end wakes this one.
+        """
+        loop = asyncio.get_running_loop()
+        room = asyncio.Semaphore(THREADED_WINDOW * self.workers.limit)
+        tasks: dict[int, asyncio.Future[None]] = {}
+        #: The contexts of the calls handed to the drain and not yet answered: their tokens are
+        #: set if the run is cancelled.
+        in_threads: dict[int, ToolContext] = {}
+        all_ended = loop.create_future()
+        #: The tasks and the drain under way, and this coroutine itself until every call of the
+        #: run is started: the calls started first may all end while later ones are being started.
+        unended = 1
+
+        def ended() -> None:
+            nonlocal unended
+            unended -= 1
+            if not unended and not all_ended.done():
+                all_ended.set_result(None)
+
+        async def one(index: int, work: Coroutine[Any, Any, ToolResult], windowed: bool) -> None:
+            try:
+                results[index] = await work
+            finally:
+                if windowed:
+                    room.release()
+                tasks.pop(index, None)
+                ended()
+
+        def start(index: int, work: Coroutine[Any, Any, ToolResult], windowed: bool = False) -> None:
+            nonlocal unended
+            unended += 1
+            tasks[index] = asyncio.ensure_future(one(index, work, windowed))
+
+        def answered(outcomes: list[DrainOutcome[_InThread]]) -> None:
+            for (index, tool, prepared, context), returned, value in outcomes:
+                if context is not None:
+                    del in_threads[index]
+                if not returned:
+                    results[index] = self._failure(_failed(prepared.name, value), context)
+                elif type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):  # a plain def's coroutine
+                    start(index, self._settle(value, tool, context, prepared))
+                else:
+                    results[index] = self._finish(tool, value, context, prepared)
+
+        drain: Drain[_InThread] | None = None
+        tools, contexts = batch.tools, batch.contexts
+        try:
+            threaded: list[DrainCall[_InThread]] = []
+            for count, index in enumerate(indices):
+                if count and count % SLICE == 0:
+                    if threaded:
+                        drain = drain if drain is not None else Drain(self.workers, answered)
+                        drain.add(threaded)
+                        threaded = []
+                    await asyncio.sleep(0)  # the slice just started takes its first steps, beside other tasks
+                readied = ready[index]
+                if readied is None:  # answered while binding
+                    continue
+                ready[index] = None
+                prepared, kwargs, mode = readied
+                tool = tools[index]
+                context = (
+                    None
+                    if prepared.contextless and (not contexts or contexts[index] is None)
+                    else self._context_for(batch, index, prepared, kwargs, listeners)
+                )
+                if mode == "background":
+                    results[index] = await self._background(tool, kwargs, cast(ToolContext, context), prepared)
+                elif prepared.threaded:
+                    if context is not None:
+                        in_threads[index] = context
+                    threaded.append(((index, tool, prepared, context), tool.call_with, kwargs, prepared.thread_name))
+                elif prepared.inline:
+                    self._start_inline(index, tool, kwargs, context, prepared, results, start)
+                else:
+                    windowed = not tool.is_async
+                    if windowed:
+                        await room.acquire()
+                    start(index, self._run(tool, kwargs, cast(ToolContext, context), prepared), windowed)
+            if threaded:
+                drain = drain if drain is not None else Drain(self.workers, answered)
+                drain.add(threaded)
+            if drain is not None:
+                drain.close()
+                unended += 1
+                drain.done.add_done_callback(lambda _: ended())
+            ended()  # every call is started
+            await all_ended
+            if drain is not None and drain.done.exception() is not None:
+                raise cast(BaseException, drain.done.exception())
+        except BaseException:  # cancelled while starting or waiting: the calls under way are cancelled too
+            if drain is not None:
+                drain.stop()
+            for context in in_threads.values():
+                context.cancellation.cancel()
+            for task in tasks.values():
+                task.cancel()
+            raise
+
+    def _start_inline(
+        self,
+        index: int,
+        tool: Tool[..., Any],
+        kwargs: dict[str, object],
+        context: ToolContext | None,
+        prepared: _Prepared,
+        results: list[ToolResult | None],
+        start: Callable[[int, Coroutine[Any, Any, ToolResult]], None],
+    ) -> None:
+        """An ``async def`` without a timeout: its first step now; a task for the rest, if any."""
+        try:
+            called = tool.call_with(kwargs)
+            if type(called) is not types.CoroutineType:  # an awaitable of another kind: awaited by a task
+                start(index, self._settle(called, tool, context, prepared))
+                return
+            step = first_step(cast("Coroutine[Any, Any, Any]", called))
+        except asyncio.CancelledError as e:
+            if _cancelled_by_caller():
+                if context is not None:
+                    context.cancellation.cancel()
+                raise
+            results[index] = self._failure(_failed(prepared.name, e), context)
+            return
+        except BaseException as e:  # of any kind, as in ``invoke``
+            results[index] = self._failure(_failed(prepared.name, e), context)
+            return
+        if isinstance(step, Started):
+            work = self._settle(continued(step), tool, context, prepared)
+            step.context.run(start, index, work)  # the task goes on in the context the first step ran in
+            return
+        value = step[0]
+        if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):
+            start(index, self._settle(value, tool, context, prepared))
+        else:
+            results[index] = self._finish(tool, value, context, prepared)
+
+    async def _settle(
+        self, pending: Awaitable[Any], tool: Tool[..., Any], context: ToolContext | None, prepared: _Prepared
     ) -> ToolResult:
-        context = call.context
-        if context is None and not (self._prepare(call.tool).private and call.tool.invocation_mode == "wait"):
-            # (a private tool that always waits has nothing that could reach a context: none is made)
-            context = ToolContext(call.id, self.services, self.clock, tool_name=call.tool.name, listeners=listeners)
-        return await self.invoke(call.tool, call.arguments, context, approved=call.approved, provider=provider)
+        """A call's result once ``pending`` (its call under way, or an awaitable it returned) is awaited."""
+        try:
+            value = await pending
+            if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):
+                value = await value
+        except asyncio.CancelledError as e:
+            if not _cancelled_by_caller():  # the tool's own: its failure, like any other
+                return self._failure(_failed(prepared.name, e), context)
+            if context is not None:
+                context.cancellation.cancel()
+            raise
+        except BaseException as e:  # of any kind: SystemExit, KeyboardInterrupt, GeneratorExit too
+            return self._failure(_failed(prepared.name, e), context)
+        return self._finish(tool, value, context, prepared)
 
     async def _background(
         self, tool: Tool[..., Any], kwargs: dict[str, object], context: ToolContext, prepared: _Prepared
@@ -503,11 +757,11 @@ class ToolInvoker:
             return self._failure(_unwritable(prepared.name, str(e)), context)
         except BaseException as e:  # a value's own code (``__str__``, a mapping's ``items``) failed
             return self._failure(_unwritable(prepared.name, describe(e)), context)
-        costs = [] if context is None else context.costs
         if isinstance(converted, ToolResult):
+            costs = () if context is None else context.costs
             return replace(converted, parts=list(converted.parts), costs=[*converted.costs, *costs])
-        typed = value if tool.ends_loop else None
-        return ToolResult(converted, False, None, typed, list(costs))
+        typed = value if prepared.ends_loop else None
+        return ToolResult(converted, False, None, typed, [] if context is None else list(context.costs))
 
     async def _call(self, tool: Tool[..., Any], kwargs: dict[str, object]) -> Any:
         """The tool's call as a task's body: any exception of the tool's leaves it as ``ToolRaised``.

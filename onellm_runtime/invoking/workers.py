@@ -16,6 +16,9 @@ interpreter does not join daemon threads at exit, so it cannot hang the process'
 (a ``ThreadPoolExecutor`` joins its workers at exit, and ``asyncio.run`` joins the loop's
 default executor).
 
+A batch's many calls go through a ``Drain``: a worker takes the batch's queued calls one after
+another, a slice per hand-off, so a burst of short calls costs a thread round trip per slice.
+
 The outcome travels back to the event loop as a value, never through
 ``Future.set_exception``: asyncio refuses ``StopIteration`` there, and a ``SystemExit``
 raised on the loop would stop it. Every exception the function raises comes back as
@@ -31,9 +34,9 @@ import threading
 import weakref
 from collections import deque
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
-__all__ = ["IDLE_SECONDS", "ToolRaised", "WorkerPool", "default_limit"]
+__all__ = ["DRAIN_PATIENCE", "DRAIN_SLICE", "IDLE_SECONDS", "Drain", "ToolRaised", "WorkerPool", "default_limit"]
 
 #: How long a worker thread with nothing to run waits for a next call before it ends: long
 #: enough to carry a batch's calls that arrive one event-loop step apart, short enough that
@@ -44,6 +47,7 @@ IDLE_SECONDS = 0.5
 IDLE_NAME = "onellm-worker-idle"
 
 T = TypeVar("T")
+K = TypeVar("K")
 
 
 def default_limit() -> int:
@@ -172,7 +176,18 @@ class WorkerPool:
 
     async def run(self, fn: Callable[[], T], name: str = "onellm-tool") -> T:
         """Call ``fn()`` in a worker thread once one is free; its value, or ``ToolRaised``."""
-        loop = asyncio.get_running_loop()
+        job = self._submit(fn, name, asyncio.get_running_loop())
+        try:
+            ok, value = await job.future
+        except BaseException:  # cancelled (a timeout or the caller): leave the call
+            self._leave(job)
+            raise
+        if not ok:
+            raise ToolRaised(value)
+        return value  # type: ignore[no-any-return]
+
+    def _submit(self, fn: Callable[[], Any], name: str, loop: asyncio.AbstractEventLoop) -> _Job:
+        """Queue ``fn`` (a thread is woken or started for it); its outcome arrives on ``job.future``."""
         job = _Job(fn, name, loop)
         with self._lock:
             job.outbox = self._outboxes.get(loop) or self._outboxes.setdefault(loop, _Outbox(loop))
@@ -186,14 +201,7 @@ class WorkerPool:
                 self._threads += 1
         if start:
             self._start(job)
-        try:
-            ok, value = await job.future
-        except BaseException:  # cancelled (a timeout or the caller): leave the call
-            self._leave(job)
-            raise
-        if not ok:
-            raise ToolRaised(value)
-        return value  # type: ignore[no-any-return]
+        return job
 
     def _start(self, job: _Job) -> None:
         try:
@@ -268,3 +276,144 @@ class WorkerPool:
                 job.outbox.put(job.future, outcome)
             del job, outcome  # an idle worker holds nothing of the call (its tool, its value)
             thread.name = IDLE_NAME
+
+
+#: How many calls of a ``Drain`` one worker runs per hand-off before it hands their outcomes
+#: back together and returns to the pool's queue.
+DRAIN_SLICE = 128
+
+#: How long a drain's queue may stand still (no call taken from it) before one more worker is
+#: asked to help: calls that block or run long get a worker each, up to the pool's limit, while
+#: a stream of short calls is taken by as few workers as its slices need.
+DRAIN_PATIENCE = 0.002
+
+#: A call of a ``Drain``: its key (the caller's, handed back with the outcome), the function,
+#: its one argument (no closure made per call), and the name its thread bears meanwhile.
+DrainCall = tuple[K, Callable[[Any], Any], Any, str]
+#: A call's outcome: its key, whether it returned, and its value or the exception it raised.
+DrainOutcome = tuple[K, bool, Any]
+
+
+class Drain(Generic[K]):
+    """Many plain-function calls of one batch, run by the pool's workers a slice per hand-off.
+
+    The calls wait in one queue of the batch's own. Each hand-off to a worker (a call of the
+    pool, counted and queued like any other) takes calls from it one after another, up to
+    ``DRAIN_SLICE``, and sends their outcomes back to the loop together: a burst of short calls
+    costs one thread round trip per slice, not one per call, and a call that blocks holds one
+    worker while the others take the rest. A drain starts a hand-off per ``DRAIN_SLICE`` calls
+    queued, and one more each ``DRAIN_PATIENCE`` its queue stands still (every worker it has is
+    inside a call that takes its time), up to ``limit`` at once; each hand-off goes back to the
+    pool's queue behind other callers' calls.
+
+    ``on_slice`` receives each slice's outcomes on the loop. ``done`` is resolved once
+    ``close()`` has said no call will be added and every call's outcome has been received.
+    ``stop()`` (the caller was cancelled) runs no further call and abandons the running ones.
+    """
+
+    def __init__(self, pool: WorkerPool, on_slice: Callable[[list[DrainOutcome[K]]], None]) -> None:
+        self._pool = pool
+        self._loop = asyncio.get_running_loop()
+        self._on_slice = on_slice
+        self._calls: deque[DrainCall[K]] = deque()
+        self._jobs: set[_Job] = set()
+        self._closed = False
+        self._stopped = False
+        #: How many calls the workers have taken from the queue (counted by them, read by the
+        #: watch), and the count at the watch's last look; the watch's timer while one is set.
+        self._taken = 0
+        self._seen = -1
+        self._watch: asyncio.TimerHandle | None = None
+        self.done: asyncio.Future[None] = self._loop.create_future()
+
+    def add(self, calls: list[DrainCall[K]]) -> None:
+        """Queue ``calls``: a hand-off per slice of them, up to the pool's limit, and a watch."""
+        self._calls.extend(calls)
+        wanted = min(self._pool.limit, -(-len(self._calls) // DRAIN_SLICE)) - len(self._jobs)
+        for _ in range(wanted):
+            self._hand_off()
+        if self._watch is None:
+            self._seen = self._taken
+            self._watch = self._loop.call_later(DRAIN_PATIENCE, self._look)
+
+    def _look(self) -> None:
+        """On the loop, each ``DRAIN_PATIENCE`` while calls are queued: a queue that stood
+        still since the last look gets one more hand-off."""
+        self._watch = None
+        if self._stopped or not self._calls:
+            return
+        try:
+            if self._taken == self._seen and len(self._jobs) < self._pool.limit:
+                self._hand_off()
+        except BaseException as e:  # no thread could start: the batch's waiter gets it
+            self.stop()
+            if not self.done.done():
+                self.done.set_exception(e)
+            return
+        self._seen = self._taken
+        self._watch = self._loop.call_later(DRAIN_PATIENCE, self._look)
+
+    def close(self) -> None:
+        """No call will be added: ``done`` resolves once the queued ones have been answered."""
+        self._closed = True
+        self._check_done()
+
+    def stop(self) -> None:
+        """Run no further call; the running ones are abandoned (their threads stop counting)."""
+        self._stopped = True
+        self._calls.clear()
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
+        for job in self._jobs:
+            self._pool._leave(job)  # pyright: ignore[reportPrivateUsage]
+            job.future.cancel()
+        self._jobs.clear()
+
+    def _hand_off(self) -> None:
+        job = self._pool._submit(self._slice, IDLE_NAME, self._loop)  # pyright: ignore[reportPrivateUsage]
+        self._jobs.add(job)
+        job.future.add_done_callback(lambda future: self._slice_back(job, future))
+
+    def _slice(self) -> list[DrainOutcome[K]]:
+        """In a worker thread: up to ``DRAIN_SLICE`` queued calls, each in a copy of the context."""
+        thread = threading.current_thread()
+        calls = self._calls
+        outcomes: list[DrainOutcome[K]] = []
+        named = ""
+        while len(outcomes) < DRAIN_SLICE and not self._stopped:
+            try:
+                key, fn, argument, name = calls.popleft()
+            except IndexError:
+                break
+            self._taken += 1  # (a count two workers race on may lose one: it only has to move)
+            if name != named:
+                thread.name = named = name
+            try:
+                outcomes.append((key, True, contextvars.copy_context().run(fn, argument)))
+            except BaseException as e:  # the function's own, whatever its kind: carried as a value
+                outcomes.append((key, False, e))
+        return outcomes
+
+    def _slice_back(self, job: _Job, future: asyncio.Future[tuple[bool, Any]]) -> None:
+        """On the loop: a hand-off's outcomes received; another hand-off while calls are queued."""
+        self._jobs.discard(job)
+        if self._stopped or future.cancelled():
+            return
+        ok, outcomes = future.result()
+        try:
+            if not ok:  # ``_slice`` itself cannot raise; were it to, the batch fails loudly
+                raise outcomes
+            self._on_slice(outcomes)
+            if self._calls and len(self._jobs) < self._pool.limit:
+                self._hand_off()  # (raises if no thread could start and none is left)
+        except BaseException as e:  # in a callback nobody awaits: the batch's waiter gets it
+            self.stop()
+            if not self.done.done():
+                self.done.set_exception(e)
+            return
+        self._check_done()
+
+    def _check_done(self) -> None:
+        if self._closed and not self._calls and not self._jobs and not self.done.done():
+            self.done.set_result(None)

@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FoundCall:
     """One tool call as the reply wrote it."""
 
@@ -69,6 +69,8 @@ def _listed(reply: Any, key: str) -> list[Any]:
 
 
 def _map(value: object) -> Mapping[str, Any]:
+    if type(value) is dict:  # what ``json.loads`` and ``model_dump`` make: no ABC check needed
+        return cast("Mapping[str, Any]", value)
     return cast("Mapping[str, Any]", value) if isinstance(value, Mapping) else {}
 
 

@@ -42,8 +42,9 @@ __all__ = [
     "unknown_tool_message",
 ]
 
-#: Asked for each call of a ``requires_approval`` tool, before the batch runs: True runs it,
-#: False refuses it; any other answer, or an exception, is the call's error result (``ask_approver``).
+#: Asked for each call of a ``requires_approval`` tool whose arguments bound, before the batch
+#: runs: True runs it, False refuses it; any other answer, or an exception, is the call's error
+#: result (``ask_approver``).
 Approver = Callable[["DispatchedCall"], bool | Awaitable[bool]]
 
 
@@ -109,16 +110,16 @@ def _tool_table(tools: ToolSet | Iterable[Tool[..., Any]] | Mapping[str, Tool[..
     return as_tool_set(tools)
 
 
-def _arguments(raw: object, provider: str) -> str | bytes | Mapping[str, object] | ToolResult:
-    """What the invoker binds: the API's JSON text or object; else the error result for the call.
+def _refused(raw: object, provider: str) -> ToolResult | None:
+    """The error result for arguments the invoker cannot bind: not a JSON text or object.
 
     An API that sends a JSON string (``Reply.text_arguments``) may have its bytes read as the
     same text; the others send an object.
     """
     if isinstance(raw, (str, Mapping)):
-        return cast("str | Mapping[str, object]", raw)
+        return None
     if isinstance(raw, bytes) and REPLIES[provider].text_arguments:
-        return raw
+        return None
     return ToolResult.failure(f"Arguments must be a JSON object, got {json_kind(raw)}.")
 
 
@@ -163,10 +164,6 @@ def _job_of(result: ToolResult, started: Mapping[str, Job]) -> Job | None:
     return None
 
 
-def _write(provider: str, call: DispatchedCall, result: ToolResult) -> tuple[Item, list[str]]:
-    return REPLIES[provider].write(call.id, call.name, call.tool, result)
-
-
 async def dispatch(
     provider: DispatchProvider,
     reply: object,
@@ -187,7 +184,7 @@ async def dispatch(
     (a refused or unasked call gets ``Tool 'x' requires approval.``). ``on_event``: receives
     the progress and log events the tools report through their ``ToolContext``.
     """
-    from ..invoking.invoker import SLICE, ToolCall, ToolInvoker
+    from ..invoking.invoker import SLICE, Batch, ToolInvoker
 
     shape = REPLIES.get(provider)
     if shape is None:
@@ -199,58 +196,76 @@ async def dispatch(
         return out
     runner = invoker if invoker is not None else ToolInvoker()
     listeners = () if on_event is None else (on_event,)
-    #: Per call, in order: its answer when decided before anything runs (an unknown tool, a
-    #: malformed call, an approver's non-answer), else None: its answer comes from the batch.
+    #: Per call, in order: its answer when decided from the reply alone (an unknown tool, a
+    #: malformed call), else None: its answer comes from the batch.
     answers: list[ToolResult | None] = []
-    batch: list[ToolCall] = []
+    batch = Batch([], [], [], [], [])
+    #: The reply's call behind each call of the batch: what the approver is asked about.
+    asked: list[DispatchedCall] = []
+    calls, tool_named = out.calls, dict(table)
     for index, f in enumerate(found):
         if index and index % SLICE == 0:
             await asyncio.sleep(0)  # the reply's size sets this loop's length: the event loop's turn
-        call = DispatchedCall(f.id, f.name, f.arguments, table.get(f.name))
-        out.calls.append(call)
+        call = DispatchedCall(f.id, f.name, f.arguments, tool_named.get(f.name))
+        calls.append(call)
         decided = _decide(call, f.problem, provider, table)
-        if isinstance(decided, tuple) and decided[0].requires_approval and approve is not None:
-            approval = await ask_approver(approve, call)
-            decided = approval if isinstance(approval, ToolResult) else (decided[0], decided[1], approval)
         if isinstance(decided, ToolResult):
             answers.append(decided)
             continue
-        tool, arguments, approved = decided
-        batch.append(ToolCall(tool, arguments, call.id, approved))
+        batch.tools.append(decided)
+        batch.arguments.append(cast("str | bytes | Mapping[str, object]", call.arguments))
+        batch.ids.append(call.id)
+        if approve is not None:
+            asked.append(call)
         answers.append(None)
     del found  # the calls hold what was found: a large reply's records are not kept twice while it runs
+
+    def approval(index: int) -> Awaitable[bool | ToolResult]:
+        """Asked once a call's arguments have bound: a call whose arguments are wrong is
+        answered as such, and the approver never sees it."""
+        return ask_approver(cast(Approver, approve), asked[index])
+
     before = set(runner.jobs)
-    ran = iter(await runner.invoke_all(batch, provider=BINDING[provider], listeners=listeners))
+    ran = iter(
+        await runner._run_batch(  # pyright: ignore[reportPrivateUsage]
+            batch, BINDING[provider], listeners, None if approve is None else approval
+        )
+    )
     del batch
     started = {job_id: runner.jobs[job_id] for job_id in set(runner.jobs) - before}
-    for index, (call, decided_answer) in enumerate(zip(out.calls, answers, strict=True)):
+    write, results, items = shape.write, out.results, out.items
+    for index, call in enumerate(calls):
         if index and index % SLICE == 0:
             await asyncio.sleep(0)
-        result = decided_answer
+        result = answers[index]
         if result is None:
             result = next(ran)
-            job_started = _job_of(result, started) if started else None
-            if job_started is not None:
-                out.jobs.append(job_started)
-        item, notes = _write(provider, call, result)
-        for note in notes:
-            warnings.warn(ProviderWarning(note), stacklevel=2)
-        out.results.append(result)
-        out.items.append(item)
-        out.warnings.extend(notes)
+            if started:
+                job_started = _job_of(result, started)
+                if job_started is not None:
+                    out.jobs.append(job_started)
+        item, notes = write(call.id, call.name, call.tool, result)
+        if notes:
+            for note in notes:
+                warnings.warn(ProviderWarning(note), stacklevel=2)
+            out.warnings.extend(notes)
+        results.append(result)
+        items.append(item)
     return out
 
 
 def _decide(
     call: DispatchedCall, problem: str | None, provider: str, table: Mapping[str, Tool[..., Any]]
-) -> ToolResult | tuple[Tool[..., Any], str | bytes | Mapping[str, object], bool]:
-    """A call's answer when it is decided from the reply alone; else the tool, the arguments
-    and the approval (not yet asked: False) the batch runs it with."""
+) -> ToolResult | Tool[..., Any]:
+    """A call's answer when it is decided from the reply alone; else its tool, which the batch
+    binds the call's arguments for (and, for a ``requires_approval`` tool, asks the approver)."""
+    tool = call.tool
     if problem is not None:
         return ToolResult.failure(problem)
-    if call.tool is None:
+    if tool is None:
         return ToolResult.failure(unknown_tool_message(call.name, table))
-    arguments = _arguments(call.arguments, provider)
-    if isinstance(arguments, ToolResult):
-        return arguments
-    return call.tool, arguments, False
+    raw = call.arguments
+    if type(raw) is str or type(raw) is dict:  # what the APIs send: the test below, without an ABC's check
+        return tool
+    refused = _refused(raw, provider)
+    return tool if refused is None else refused

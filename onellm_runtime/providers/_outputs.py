@@ -11,12 +11,9 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
 
 from ..results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult, describe_part
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "Item",
@@ -80,10 +77,15 @@ def _data_url(part: Media) -> str:
 _compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
+def _json_text(value: object) -> str:
+    """``value`` as compact JSON; an integer (checked writable when the result was made) by ``str``."""
+    return str(value) if type(value) is int else _compact(value)
+
+
 def part_text(part: TextPart | JsonPart) -> str:
     if isinstance(part, TextPart):
         return part.text
-    return _compact(part.value)
+    return _json_text(part.value)
 
 
 def _sorted(provider: str, tool_name: str, parts: list[Part]) -> tuple[list[Part], list[str]]:
@@ -105,12 +107,36 @@ def _sorted(provider: str, tool_name: str, parts: list[Part]) -> tuple[list[Part
     return out, warnings
 
 
+def _text_only(parts: list[Part]) -> str | None:
+    """The parts' text joined when every part is a text or a JSON part (exactly those types:
+    nothing to place or describe, and most results are one such part); else None."""
+    if len(parts) == 1:
+        part = parts[0]
+        kind = type(part)
+        if kind is TextPart:
+            return cast(TextPart, part).text
+        return _json_text(cast(JsonPart, part).value) if kind is JsonPart else None
+    texts: list[str] = []
+    for part in parts:
+        kind = type(part)
+        if kind is TextPart:
+            texts.append(cast(TextPart, part).text)
+        elif kind is JsonPart:
+            texts.append(_json_text(cast(JsonPart, part).value))
+        else:
+            return None
+    return "".join(texts)
+
+
 def _joined(parts: list[Part]) -> str:
     return "".join(describe_part(p) if isinstance(p, (ImagePart, FilePart)) else part_text(p) for p in parts)
 
 
 def responses_result(call_id: str, result: ToolResult, tool_name: str) -> Written:
     """A ``function_call_output`` input item: a string, or a list of input_text/input_image/input_file."""
+    text = _text_only(result.parts)
+    if text is not None:
+        return {"type": "function_call_output", "call_id": call_id, "output": text}, []
     parts, warnings = _sorted("openai", tool_name, result.parts)
     output: str | list[Item]
     if not any(isinstance(p, (ImagePart, FilePart)) for p in parts):
@@ -129,6 +155,9 @@ def responses_result(call_id: str, result: ToolResult, tool_name: str) -> Writte
 
 def chat_result(call_id: str, result: ToolResult, tool_name: str) -> Written:
     """A ``role: "tool"`` message (Chat Completions carries text only)."""
+    text = _text_only(result.parts)
+    if text is not None:
+        return {"role": "tool", "tool_call_id": call_id, "content": text}, []
     parts, warnings = _sorted("openai-chat", tool_name, result.parts)
     return {"role": "tool", "tool_call_id": call_id, "content": _joined(parts)}, warnings
 
@@ -151,6 +180,11 @@ def _anthropic_block(part: Part) -> Item | None:
 
 def anthropic_result(call_id: str, result: ToolResult, tool_name: str) -> Written:
     """A ``tool_result`` content block with ``is_error``; images and documents as blocks."""
+    text = _text_only(result.parts)
+    if text is not None:
+        if text:  # an empty text block is refused; no content at all is not
+            return {"type": "tool_result", "tool_use_id": call_id, "content": text, "is_error": result.is_error}, []
+        return {"type": "tool_result", "tool_use_id": call_id, "is_error": result.is_error}, []
     parts, warnings = _sorted("anthropic", tool_name, result.parts)
     item: Item = {"type": "tool_result", "tool_use_id": call_id}
     if any(isinstance(p, (ImagePart, FilePart)) for p in parts):
@@ -166,7 +200,14 @@ def anthropic_result(call_id: str, result: ToolResult, tool_name: str) -> Writte
 def gemini_result(call_id: str, name: str, result: ToolResult, tool_name: str) -> Written:
     """A ``functionResponse`` part: ``response`` is ``{"output": ...}`` or ``{"error": ...}``,
     media go into its ``parts`` as ``inlineData``."""
-    parts, warnings = _sorted("gemini", tool_name, result.parts)
+    given = result.parts
+    only = given[0] if len(given) == 1 else None
+    if isinstance(only, JsonPart) and not result.is_error:  # as the general path below writes it
+        return _gemini_item(call_id, name, {"output": only.value}), []
+    text = _text_only(given)
+    if text is not None:
+        return _gemini_item(call_id, name, {"error": text} if result.is_error else {"output": text}), []
+    parts, warnings = _sorted("gemini", tool_name, given)
     response: Item
     if result.is_error:
         response = {"error": _joined(parts)}
@@ -189,3 +230,11 @@ def gemini_result(call_id: str, name: str, result: ToolResult, tool_name: str) -
     if media:
         body["parts"] = media
     return {"functionResponse": body}, warnings
+
+
+def _gemini_item(call_id: str, name: str, response: Item) -> Item:
+    """A ``functionResponse`` part without media."""
+    body: Item = (
+        {"id": call_id, "name": name, "response": response} if call_id else {"name": name, "response": response}
+    )
+    return {"functionResponse": body}
