@@ -53,8 +53,16 @@ def all_of(kind: type, items: list[Any], raw: bool) -> bool:
     return set(map(type, items)) <= {kind}
 
 
-#: A whole-list check: ``bulk(items, raw)`` (``raw``: the items come from the reader).
+#: A whole-list check: ``bulk(items, raw)`` (``raw``: the items come from the reader), the
+#: bound list or None (then each item is checked on its own).
 Bulk = Callable[[list[Any], bool], list[Any] | None]
+
+
+def kept(items: list[Any], raw: bool) -> list[Any]:
+    """A checked list of unchanged items as the bound value: the reader's own list (nothing
+    else holds it: a pass that fails reads the document again or walks it unchanged), a copy
+    of a caller's list."""
+    return items if raw else items[:]
 #: Lists longer than this take a ``Bulk`` test (shorter ones are checked item by item).
 BULK_OVER = 8
 
@@ -100,7 +108,7 @@ _BOOL_FAST = "{x} is not True and {x} is not False"
 
 def _bulk_bools(lo: Any, hi: Any) -> Bulk:
     def bools(v: list[Any], raw: bool) -> list[Any] | None:
-        return v[:] if all_of(bool, v, raw) else None
+        return kept(v, raw) if all_of(bool, v, raw) else None
 
     return bools
 
@@ -189,7 +197,7 @@ def _bulk_ints(lo: Any, hi: Any) -> Bulk:
                 return None
             if not raw and v and not (LEAST_SMALL_INT < min(v) and max(v) < SMALL_INT):
                 return None  # a mapping's large int: the item check measures it
-            return v[:]
+            return kept(v, raw)
         return None
 
     return ints
@@ -235,7 +243,7 @@ def _bulk_floats(lo: Any, hi: Any) -> Bulk:
         if all_of(float, v, raw) and all(map(math.isfinite, v)):
             if v and ((lo is not None and min(v) < lo) or (hi is not None and max(v) > hi)):
                 return None
-            return v[:]
+            return kept(v, raw)
         return None
 
     return floats
@@ -337,6 +345,13 @@ _STR_FAST = "type({x}) is not str or (not {x}.isascii() and SURR({x}) is not Non
 
 def _bulk_strings(lo: Any, hi: Any) -> Bulk:
     def strings(v: list[Any], raw: bool) -> list[Any] | None:
+        if raw:
+            # One C-level pass: ``join`` refuses any item that is no str (the reader makes no
+            # subclass of it), and all-ASCII text holds no surrogate.
+            try:
+                return v if "".join(v).isascii() else None
+            except TypeError:
+                return None
         if all_of(str, v, raw) and all(map(str.isascii, v)):
             return v[:]
         return None

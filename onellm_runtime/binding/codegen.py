@@ -23,14 +23,14 @@ if TYPE_CHECKING:
 
 
 def _inline(
-    spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str, bail: str = "generic(d, c)", raw: bool = False
+    spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str, bail: str = "return generic(d, c)", raw: bool = False
 ) -> list[str]:
-    """Lines that check ``x`` and set ``v<i>``, or ``return <bail>`` (the generic path);
-    ``raw``: the value comes from the reader (see ``checks.fast_test``)."""
+    """Lines that check ``x`` and set ``v<i>``, or run the statement ``bail`` (it hands the value
+    to the general path); ``raw``: the value comes from the reader (see ``checks.fast_test``)."""
     kind = spec[0]
     out: list[str] = []
     if kind == "str":
-        out.append(f"{pad}if {fast_test(kind, 'x', raw)}: return {bail}")
+        out.append(f"{pad}if {fast_test(kind, 'x', raw)}: {bail}")
     elif kind in ("int", "float"):
         test = fast_test(kind, "x", raw)
         lo, hi = spec[1], spec[2]
@@ -40,13 +40,13 @@ def _inline(
         if hi is not None:
             ns[f"HI{i}"] = hi
             test += f" or x > HI{i}"
-        out.append(f"{pad}if {test}: return {bail}")
+        out.append(f"{pad}if {test}: {bail}")
     elif kind == "bool":
-        out.append(f"{pad}if {fast_test(kind, 'x', raw)}: return {bail}")
+        out.append(f"{pad}if {fast_test(kind, 'x', raw)}: {bail}")
     elif kind == "table":
         ns[f"T{i}"] = spec[1]
         out.append(f"{pad}x = T{i}.get(x, MISSING) if type(x) is str else MISSING")
-        out.append(f"{pad}if x is MISSING: return {bail}")
+        out.append(f"{pad}if x is MISSING: {bail}")
     elif kind == "list":  # a list (or tuple) of plain scalars, checked item by item in place
         item, lo, hi, container = spec[1], spec[2], spec[3], spec[4]
         test = fast_test(item, "y", raw)
@@ -59,14 +59,18 @@ def _inline(
         # A long list is checked whole by the array check's bulk test (C-level passes over
         # the items); a short one item by item, where a bulk test's setup would dominate.
         ns[f"B{i}"] = bulk_for(item, lo, hi)
-        out.append(f"{pad}if type(x) is not list: return {bail}")
+        out.append(f"{pad}if type(x) is not list: {bail}")
         out.append(f"{pad}if len(x) > BULK_OVER:")
         out.append(f"{pad}    x = B{i}(x, {raw})")
-        out.append(f"{pad}    if x is None: return {bail}")
+        out.append(f"{pad}    if x is None: {bail}")
         out.append(f"{pad}else:")
         out.append(f"{pad}    for y in x:")
-        out.append(f"{pad}        if {test}: return {bail}")
-        out.append(f"{pad}    x = x[:]")
+        out.append(f"{pad}        if {test}:")
+        out.append(f"{pad}            x = None")  # ``bail`` may be a ``continue`` of an outer loop
+        out.append(f"{pad}            break")
+        out.append(f"{pad}    if x is None: {bail}")
+        if not raw:  # a caller's list is copied; the reader's is the bound value (``checks.kept``)
+            out.append(f"{pad}    x = x[:]")
         if container == "tuple":
             out.append(f"{pad}x = tuple(x)")
     else:
@@ -76,9 +80,17 @@ def _inline(
 
 
 def _build_lines(
-    body: Body, present: list[int], optional: list[int], pad: str, bail: str, ns: dict[str, Any]
+    body: Body,
+    present: list[int],
+    optional: list[int],
+    pad: str,
+    bail: str,
+    ns: dict[str, Any],
+    done: str = "return {}",
 ) -> list[str]:
-    """Lines that return the built value from ``v<i>`` (``p<i>`` says whether optional ``i`` was given)."""
+    """Lines that build the value from ``v<i>`` (``p<i>`` says whether optional ``i`` was given)
+    and hand it to the statement ``done`` (``{}`` stands for the value); a constructor that
+    raises runs the statement ``bail``."""
     import keyword
 
     names = [f.name for f in body.fields]
@@ -86,23 +98,18 @@ def _build_lines(
     if body.build is None:
         out.append(pad + "r = {" + ", ".join(f"{names[i]!r}: v{i}" for i in present) + "}")
         out += [f"{pad}if p{i}: r[{names[i]!r}] = v{i}" for i in optional]
-        out.append(f"{pad}return r")
+        out.append(pad + done.format("r"))
         return out
     maker = body.maker
     if maker.kind in ("stores", "tuple"):
-        return _direct_lines(maker, names, optional, pad, bail, ns)
+        return _direct_lines(maker, names, optional, pad, bail, ns) + [pad + done.format("o")]
     if maker.kind == "mapping":
         ns["MAKE"] = maker.make
         keys = maker.order
         out.append(pad + "r = {" + ", ".join(f"{keys[i]!r}: v{i}" for i in present) + "}")
         out += [f"{pad}if p{i}: r[{keys[i]!r}] = v{i}" for i in optional]
-        return out + [
-            f"{pad}try:",
-            f"{pad}    return MAKE(r)",
-            f"{pad}except BaseException:",
-            f"{pad}    return {bail}",
-        ]
-    if not optional and all(names[i].isidentifier() and not keyword.iskeyword(names[i]) for i in present):
+        call = "MAKE(r)"
+    elif not optional and all(names[i].isidentifier() and not keyword.iskeyword(names[i]) for i in present):
         given = {names[i]: f"v{i}" for i in present}
         # Leading parameters by position: the same __init__ runs, without a keyword dict.
         lead = list(itertools.takewhile(given.__contains__, maker.order))
@@ -112,14 +119,14 @@ def _build_lines(
         out.append(pad + "r = {" + ", ".join(f"{names[i]!r}: v{i}" for i in present) + "}")
         out += [f"{pad}if p{i}: r[{names[i]!r}] = v{i}" for i in optional]
         call = "BUILD(**r)"
-    return out + [f"{pad}try:", f"{pad}    return {call}", f"{pad}except BaseException:", f"{pad}    return {bail}"]
+    return out + [f"{pad}try:", f"{pad}    o = {call}", f"{pad}except BaseException:", f"{pad}    {bail}", pad + done.format("o")]
 
 
 def _direct_lines(
     maker: Maker, names: list[str], optional: list[int], pad: str, bail: str, ns: dict[str, Any]
 ) -> list[str]:
-    """The body of a record's constructor, written out (see ``maker_for``): the same values in
-    the same order, without a call frame and its keyword dict."""
+    """The body of a record's constructor, written out (see ``maker_for``) into ``o``: the same
+    values in the same order, without a call frame and its keyword dict."""
     index = {name: i for i, name in enumerate(names)}
     values: list[str] = []
     for j, attr in enumerate(maker.order):
@@ -137,14 +144,14 @@ def _direct_lines(
         else:
             values.append(f"v{i}")
     if maker.kind == "tuple":
-        body = [f"return TNEW(BUILD, ({', '.join(values)}{',' if len(values) == 1 else ''}))"]
+        body = [f"o = TNEW(BUILD, ({', '.join(values)}{',' if len(values) == 1 else ''}))"]
     else:
-        body = ["o = NEW(BUILD)", *(f"o.{attr} = {v}" for attr, v in zip(maker.order, values)), "return o"]
+        body = ["o = NEW(BUILD)", *(f"o.{attr} = {v}" for attr, v in zip(maker.order, values))]
     return [
         f"{pad}try:",
         *(f"{pad}    {line}" for line in body),
         f"{pad}except BaseException:",
-        f"{pad}    return {bail}",
+        f"{pad}    {bail}",
     ]
 
 
@@ -200,7 +207,7 @@ def generate(body: Body, wrong_kind: Check | None) -> Any:
             pad += "    "
         lines += _inline(f.spec, i, ns, pad)
     required = [i for i in range(n) if i not in optional]
-    lines += _build_lines(body, required, optional, "    ", "generic(d, c)", ns)
+    lines += _build_lines(body, required, optional, "    ", "return generic(d, c)", ns)
     # -- over the raw pairs -------------------------------------------------------------------
     if wrong_kind is not None:
         lines += [
@@ -235,7 +242,7 @@ def generate(body: Body, wrong_kind: Check | None) -> Any:
         lines.append(f"        if {keys}: return slow(v, c)")
         for i, f in enumerate(body.fields):
             lines += _member_lines(f, i, ns, "        ", f"x = x{i}")
-        lines += _build_lines(body, list(range(n)), [], "        ", "slow(v, c)", ns)
+        lines += _build_lines(body, list(range(n)), [], "        ", "return slow(v, c)", ns)
         if least == n:
             lines.append("    return slow(v, c)")
         else:  # some optional members left out at the end
@@ -249,19 +256,52 @@ def generate(body: Body, wrong_kind: Check | None) -> Any:
                 lines += _member_lines(f, i, ns, pad, None)
             tail = list(range(least, n))
             lines += [f"    p{i} = m > {i}" for i in tail]
-            lines += _build_lines(body, list(range(least)), tail, "    ", "slow(v, c)", ns)
+            lines += _build_lines(body, list(range(least)), tail, "    ", "return slow(v, c)", ns)
+    if wrong_kind is not None and n:
+        lines += _many_lines(body, ns)
     exec("\n".join(lines), ns)
     if wrong_kind is None:
         body.ordered = ns["ordered"]
+    else:
+        body.many = ns.get("many")
     return ns["fast"] if wrong_kind is not None else ns["fastd"]
 
 
-def _member_lines(f: Field, i: int, ns: dict[str, Any], pad: str, load: str | None) -> list[str]:
-    """Lines of an ordered fast path that check member ``i``'s value ``x`` (after ``load``) into ``v<i>``."""
+def _many_lines(body: Body, ns: dict[str, Any]) -> list[str]:
+    """``many(items, c)``: the items of an array of this record, each bound as ``fast`` binds it.
+
+    The loop holds ``fast``'s first case (a raw object with every member, in order) written
+    out, so such an item costs no call. Any other item goes to ``fast``, and one that fails
+    on the way to ``slow``, as ``fast`` would send it: the same checks and constructor calls
+    run, in the same order, as ``[fast(v, c) for v in items]``.
+    """
+    n = len(body.fields)
+    bail = "append(slow(v, c)); continue"
+    lines = [
+        "def many(items, c):",
+        "    if not c.raw or c.collect: return [fast(v, c) for v in items]",
+        "    out = []",
+        "    append = out.append",
+        "    for v in items:",
+        f"        if type(v) is not tuple or len(v) != {n}: append(fast(v, c)); continue",
+        "        " + ", ".join(f"(k{i}, x{i})" for i in range(n)) + (", = v" if n == 1 else " = v"),
+        "        if " + " or ".join(f"k{i} != {f.wire!r}" for i, f in enumerate(body.fields)) + f": {bail}",
+    ]
+    for i, f in enumerate(body.fields):
+        lines += _member_lines(f, i, ns, "        ", f"x = x{i}", bail)
+    lines += _build_lines(body, list(range(n)), [], "        ", bail, ns, "append({})")
+    return lines + ["    return out"]
+
+
+def _member_lines(
+    f: Field, i: int, ns: dict[str, Any], pad: str, load: str | None, bail: str = "return slow(v, c)"
+) -> list[str]:
+    """Lines of an ordered fast path that check member ``i``'s value ``x`` (after ``load``) into
+    ``v<i>``, or run the statement ``bail``."""
     lines = [] if load is None else [pad + load]
     if f.nullable:
         lines += [f"{pad}if x is None: v{i} = None", f"{pad}else:"]
-        return lines + _inline(f.spec, i, ns, pad + "    ", "slow(v, c)", raw=True)
+        return lines + _inline(f.spec, i, ns, pad + "    ", bail, raw=True)
     if not f.required:
-        lines.append(f"{pad}if x is None: return slow(v, c)")  # null may mean "not given"
-    return lines + _inline(f.spec, i, ns, pad, "slow(v, c)", raw=True)
+        lines.append(f"{pad}if x is None: {bail}")  # null may mean "not given"
+    return lines + _inline(f.spec, i, ns, pad, bail, raw=True)

@@ -39,7 +39,7 @@ from .checks import (
 from .containers import array_check, json_check, map_check, or_null
 from .makers import KEYWORDS, maker_for
 from .models import made_check, model_builder
-from .records import Body, Field, record_check, union_check
+from .records import Body, Field, Many, record_check, union_check
 from .state import Check
 
 
@@ -80,10 +80,10 @@ class Compiler:
             literal = rules.merged_literal(base)
             if literal is not None:
                 return literal_check(literal, nullable)
-            return self._union(base, rules.discriminator(node), nullable)
+            return self._union(base, rules.discriminator(node), nullable)[0]
         if isinstance(base, ArrayType):
             c = markers.constraints_of(node)
-            item = self.node(base.item)
+            item, many = self._item(base.item)
             bulk = None if rules.strip(base.item) is not base.item else self._bulk(base.item)
             return array_check(
                 item,
@@ -92,6 +92,7 @@ class Compiler:
                 _int_or_none(c.max_length),
                 "an array" + or_null,
                 bulk,
+                many,
             )
         if isinstance(base, MapType):
             return map_check(self.node(base.value), "an object" + or_null)
@@ -128,6 +129,16 @@ class Compiler:
                 c.format if c.format in ("email", "uri") else None,
             )
         raise TypeError(f"no check for the JSON values of {row.key!r}: give its row a reader")
+
+    def _item(self, item: TypeNode) -> tuple[Check, Many | None]:
+        """An array item's check, and for a plain record or discriminated union its fast pass
+        over the whole array (``Many``)."""
+        if isinstance(item, Record):
+            body = self._body(item, None)
+            return record_check(body, "an object"), body.many
+        if isinstance(item, UnionType) and rules.merged_literal(item) is None:
+            return self._union(item, rules.discriminator(item), False)
+        return self.node(item), None
 
     def _bulk(self, item: TypeNode) -> Bulk | None:
         if not isinstance(item, Scalar):
@@ -191,7 +202,7 @@ class Compiler:
                 maker = maker_for(record)
         return Body(self._fields(record, tag), build, None if tag is None else tag[1], owners, maker=maker)
 
-    def _union(self, node: UnionType, explicit: str | None, nullable: bool) -> Check:
+    def _union(self, node: UnionType, explicit: str | None, nullable: bool) -> tuple[Check, Many]:
         found = rules.find_discriminator(node, explicit)
         if isinstance(found, str):
             raise TypeError(f"union {node!r} has no discriminator; check the tool first")

@@ -16,6 +16,10 @@ from .state import BAD, MISSING, Call, Check, type_of
 from .texts import excerpt, expected_text, left_out, name_list, one_of, required_text, suggest
 
 
+#: The fast pass over an array's items: ``many(items, c)``, each item bound as the item check binds it.
+Many = Callable[[list[Any], Call], list[Any]]
+
+
 class Field(NamedTuple):
     wire: str
     name: str
@@ -34,7 +38,7 @@ def _no_ordered(v: Any, c: Call) -> Any:  # replaced by the generated one
 class Body:
     """The members of one closed object: a record, a union branch, or the tool's parameters."""
 
-    __slots__ = ("fields", "known", "build", "maker", "label", "owners", "mode", "fast", "ordered")
+    __slots__ = ("fields", "known", "build", "maker", "label", "owners", "mode", "fast", "ordered", "many")
 
     def __init__(
         self,
@@ -60,6 +64,8 @@ class Body:
         #: The generated fast paths: they bind the common, valid case and hand anything else to
         #: ``bind``; ``fast`` over a dict, ``ordered`` over a raw object's pairs (see ``generate``).
         self.ordered: Callable[[Any, Call], Any] = _no_ordered
+        #: A record's ``many(items, c)``, the fast pass over an array of it (see ``codegen``).
+        self.many: Many | None = None
         self.fast: Callable[[dict[Any, Any], Call], Any] = generate(self, None)
 
     def unknown(self, key: Any, c: Call) -> None:
@@ -161,8 +167,9 @@ def record_check(body: Body, expect: str) -> Check:
     return check
 
 
-def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nullable: bool) -> Check:
-    """A discriminated union's check: the tag picks the branch's body."""
+def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nullable: bool) -> tuple[Check, Many]:
+    """A discriminated union's check (the tag picks the branch's body), and its fast pass over
+    an array's items."""
 
     tags = list(bodies)
     first_wire = wires[0]
@@ -204,4 +211,22 @@ def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nu
                 c.add(one_of(tag, tags, False), wire)
         return BAD
 
-    return check
+    def many(items: list[Any], c: Call) -> list[Any]:
+        """``[check(v, c) for v in items]``, with ``check``'s first case (a raw object that
+        starts with its tag) written out, so such an item costs one call, its branch's."""
+        if not c.raw or c.collect:
+            return [check(v, c) for v in items]
+        out: list[Any] = []
+        append = out.append
+        for v in items:
+            if type_of(v) is tuple and v:
+                key, tag = v[0]
+                if key == first_wire and type(tag) is str:
+                    branch = ordered.get(tag)
+                    if branch is not None:
+                        append(branch(v, c))
+                        continue
+            append(check(v, c))
+        return out
+
+    return check, many
