@@ -63,6 +63,8 @@ def kept(items: list[Any], raw: bool) -> list[Any]:
     else holds it: a pass that fails reads the document again or walks it unchanged), a copy
     of a caller's list."""
     return items if raw else items[:]
+
+
 #: Lists longer than this take a ``Bulk`` test (shorter ones are checked item by item).
 BULK_OVER = 8
 

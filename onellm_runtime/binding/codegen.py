@@ -119,7 +119,13 @@ def _build_lines(
         out.append(pad + "r = {" + ", ".join(f"{names[i]!r}: v{i}" for i in present) + "}")
         out += [f"{pad}if p{i}: r[{names[i]!r}] = v{i}" for i in optional]
         call = "BUILD(**r)"
-    return out + [f"{pad}try:", f"{pad}    o = {call}", f"{pad}except BaseException:", f"{pad}    {bail}", pad + done.format("o")]
+    return out + [
+        f"{pad}try:",
+        f"{pad}    o = {call}",
+        f"{pad}except BaseException:",
+        f"{pad}    {bail}",
+        pad + done.format("o"),
+    ]
 
 
 def _direct_lines(

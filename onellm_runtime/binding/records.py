@@ -15,7 +15,6 @@ from .models import FieldErrors
 from .state import BAD, MISSING, Call, Check, type_of
 from .texts import excerpt, expected_text, left_out, name_list, one_of, required_text, suggest
 
-
 #: The fast pass over an array's items: ``many(items, c)``, each item bound as the item check binds it.
 Many = Callable[[list[Any], Call], list[Any]]
 
