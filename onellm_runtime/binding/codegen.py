@@ -23,30 +23,37 @@ if TYPE_CHECKING:
 
 
 def _inline(
-    spec: tuple[Any, ...], i: int, ns: dict[str, Any], pad: str, bail: str = "return generic(d, c)", raw: bool = False
+    spec: tuple[Any, ...],
+    i: int,
+    ns: dict[str, Any],
+    pad: str,
+    bail: str = "return generic(d, c)",
+    raw: bool = False,
+    x: str = "x",
 ) -> list[str]:
-    """Lines that check ``x`` and set ``v<i>``, or run the statement ``bail`` (it hands the value
-    to the general path); ``raw``: the value comes from the reader (see ``checks.fast_test``)."""
+    """Lines that check the value in the variable ``x`` and set ``v<i>`` (``x`` may be ``v<i>``
+    itself), or run the statement ``bail`` (it hands the value to the general path); ``raw``:
+    the value comes from the reader (see ``checks.fast_test``)."""
     kind = spec[0]
     out: list[str] = []
     if kind == "str":
-        out.append(f"{pad}if {fast_test(kind, 'x', raw)}: {bail}")
+        out.append(f"{pad}if {fast_test(kind, x, raw)}: {bail}")
     elif kind in ("int", "float"):
-        test = fast_test(kind, "x", raw)
+        test = fast_test(kind, x, raw)
         lo, hi = spec[1], spec[2]
         if lo is not None:
             ns[f"LO{i}"] = lo
-            test += f" or x < LO{i}"
+            test += f" or {x} < LO{i}"
         if hi is not None:
             ns[f"HI{i}"] = hi
-            test += f" or x > HI{i}"
+            test += f" or {x} > HI{i}"
         out.append(f"{pad}if {test}: {bail}")
     elif kind == "bool":
-        out.append(f"{pad}if {fast_test(kind, 'x', raw)}: {bail}")
+        out.append(f"{pad}if {fast_test(kind, x, raw)}: {bail}")
     elif kind == "table":
         ns[f"T{i}"] = spec[1]
-        out.append(f"{pad}x = T{i}.get(x, MISSING) if type(x) is str else MISSING")
-        out.append(f"{pad}if x is MISSING: {bail}")
+        out.append(f"{pad}{x} = T{i}.get({x}, MISSING) if type({x}) is str else MISSING")
+        out.append(f"{pad}if {x} is MISSING: {bail}")
     elif kind == "list":  # a list (or tuple) of plain scalars, checked item by item in place
         item, lo, hi, container = spec[1], spec[2], spec[3], spec[4]
         test = fast_test(item, "y", raw)
@@ -59,23 +66,24 @@ def _inline(
         # A long list is checked whole by the array check's bulk test (C-level passes over
         # the items); a short one item by item, where a bulk test's setup would dominate.
         ns[f"B{i}"] = bulk_for(item, lo, hi)
-        out.append(f"{pad}if type(x) is not list: {bail}")
-        out.append(f"{pad}if len(x) > BULK_OVER:")
-        out.append(f"{pad}    x = B{i}(x, {raw})")
-        out.append(f"{pad}    if x is None: {bail}")
+        out.append(f"{pad}if type({x}) is not list: {bail}")
+        out.append(f"{pad}if len({x}) > BULK_OVER:")
+        out.append(f"{pad}    {x} = B{i}({x}, {raw})")
+        out.append(f"{pad}    if {x} is None: {bail}")
         out.append(f"{pad}else:")
-        out.append(f"{pad}    for y in x:")
+        out.append(f"{pad}    for y in {x}:")
         out.append(f"{pad}        if {test}:")
-        out.append(f"{pad}            x = None")  # ``bail`` may be a ``continue`` of an outer loop
+        out.append(f"{pad}            {x} = None")  # ``bail`` may be a ``continue`` of an outer loop
         out.append(f"{pad}            break")
-        out.append(f"{pad}    if x is None: {bail}")
+        out.append(f"{pad}    if {x} is None: {bail}")
         if not raw:  # a caller's list is copied; the reader's is the bound value (``checks.kept``)
-            out.append(f"{pad}    x = x[:]")
+            out.append(f"{pad}    {x} = {x}[:]")
         if container == "tuple":
-            out.append(f"{pad}x = tuple(x)")
+            out.append(f"{pad}{x} = tuple({x})")
     else:
-        out.append(f"{pad}x = C{i}(x, c)")
-    out.append(f"{pad}v{i} = x")
+        out.append(f"{pad}{x} = C{i}({x}, c)")
+    if x != f"v{i}":
+        out.append(f"{pad}v{i} = {x}")
     return out
 
 
@@ -243,11 +251,11 @@ def generate(body: Body, wrong_kind: Check | None) -> Any:
         lines.append("    if type(v) is not tuple or not c.raw or c.collect: return slow(v, c)")
         # Every member given (what a strict-mode model always sends): one unpacking.
         lines.append(f"    if len(v) == {n}:")
-        lines.append("        " + ", ".join(f"(k{i}, x{i})" for i in range(n)) + (", = v" if n == 1 else " = v"))
+        lines.append("        " + ", ".join(f"(k{i}, v{i})" for i in range(n)) + (", = v" if n == 1 else " = v"))
         keys = " or ".join(f"k{i} != {f.wire!r}" for i, f in enumerate(body.fields))
         lines.append(f"        if {keys}: return slow(v, c)")
         for i, f in enumerate(body.fields):
-            lines += _member_lines(f, i, ns, "        ", f"x = x{i}")
+            lines += _member_lines(f, i, ns, "        ", f"v{i}")
         lines += _build_lines(body, list(range(n)), [], "        ", "return slow(v, c)", ns)
         if least == n:
             lines.append("    return slow(v, c)")
@@ -259,7 +267,7 @@ def generate(body: Body, wrong_kind: Check | None) -> Any:
                     lines.append(f"    if m > {i}:")
                     pad = "        "
                 lines += [f"{pad}k, x = v[{i}]", f"{pad}if k != {f.wire!r}: return slow(v, c)"]
-                lines += _member_lines(f, i, ns, pad, None)
+                lines += _member_lines(f, i, ns, pad)
             tail = list(range(least, n))
             lines += [f"    p{i} = m > {i}" for i in tail]
             lines += _build_lines(body, list(range(least)), tail, "    ", "return slow(v, c)", ns)
@@ -290,24 +298,27 @@ def _many_lines(body: Body, ns: dict[str, Any]) -> list[str]:
         "    append = out.append",
         "    for v in items:",
         f"        if type(v) is not tuple or len(v) != {n}: append(fast(v, c)); continue",
-        "        " + ", ".join(f"(k{i}, x{i})" for i in range(n)) + (", = v" if n == 1 else " = v"),
+        "        " + ", ".join(f"(k{i}, v{i})" for i in range(n)) + (", = v" if n == 1 else " = v"),
         "        if " + " or ".join(f"k{i} != {f.wire!r}" for i, f in enumerate(body.fields)) + f": {bail}",
     ]
     for i, f in enumerate(body.fields):
-        lines += _member_lines(f, i, ns, "        ", f"x = x{i}", bail)
+        lines += _member_lines(f, i, ns, "        ", f"v{i}", bail)
     lines += _build_lines(body, list(range(n)), [], "        ", bail, ns, "append({})")
     return lines + ["    return out"]
 
 
 def _member_lines(
-    f: Field, i: int, ns: dict[str, Any], pad: str, load: str | None, bail: str = "return slow(v, c)"
+    f: Field, i: int, ns: dict[str, Any], pad: str, x: str = "x", bail: str = "return slow(v, c)"
 ) -> list[str]:
-    """Lines of an ordered fast path that check member ``i``'s value ``x`` (after ``load``) into
+    """Lines of an ordered fast path that check member ``i``'s value, in the variable ``x``, into
     ``v<i>``, or run the statement ``bail``."""
-    lines = [] if load is None else [pad + load]
+    lines: list[str] = []
     if f.nullable:
-        lines += [f"{pad}if x is None: v{i} = None", f"{pad}else:"]
-        return lines + _inline(f.spec, i, ns, pad + "    ", bail, raw=True)
+        if x == f"v{i}":
+            lines.append(f"{pad}if {x} is not None:")
+        else:
+            lines += [f"{pad}if {x} is None: v{i} = None", f"{pad}else:"]
+        return lines + _inline(f.spec, i, ns, pad + "    ", bail, raw=True, x=x)
     if not f.required:
-        lines.append(f"{pad}if x is None: {bail}")  # null may mean "not given"
-    return lines + _inline(f.spec, i, ns, pad, bail, raw=True)
+        lines.append(f"{pad}if {x} is None: {bail}")  # null may mean "not given"
+    return lines + _inline(f.spec, i, ns, pad, bail, raw=True, x=x)
