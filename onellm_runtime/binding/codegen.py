@@ -116,7 +116,11 @@ def _build_lines(
         keys = maker.order
         out.append(pad + "r = {" + ", ".join(f"{keys[i]!r}: v{i}" for i in present) + "}")
         out += [f"{pad}if p{i}: r[{keys[i]!r}] = v{i}" for i in optional]
-        call = "MAKE(r)"
+        if maker.model is not None:  # ``make``'s body, without its frame (see ``Maker``)
+            ns["MODEL"] = maker.model
+            call = "MODEL.__pydantic_validator__.validate_python(r)"
+        else:
+            call = "MAKE(r)"
     elif not optional and all(names[i].isidentifier() and not keyword.iskeyword(names[i]) for i in present):
         given = {names[i]: f"v{i}" for i in present}
         # Leading parameters by position: the same __init__ runs, without a keyword dict.
@@ -287,23 +291,27 @@ def _many_lines(body: Body, ns: dict[str, Any]) -> list[str]:
     The loop holds ``fast``'s first case (a raw object with every member, in order) written
     out, so such an item costs no call. Any other item goes to ``fast``, and one that fails
     on the way to ``slow``, as ``fast`` would send it: the same checks and constructor calls
-    run, in the same order, as ``[fast(v, c) for v in items]``.
+    run, in the same order, as ``[fast(v, c) for v in items]``. (A raw object of another
+    size fails the unpacking, which costs nothing when it succeeds, unlike a ``len`` test.)
     """
     n = len(body.fields)
-    bail = "append(slow(v, c)); continue"
+    bail = "out.append(slow(v, c)); continue"
+    unpack = ", ".join(f"(k{i}, v{i})" for i in range(n)) + (", = v" if n == 1 else " = v")
     lines = [
         "def many(items, c):",
         "    if not c.raw or c.collect: return [fast(v, c) for v in items]",
         "    out = []",
-        "    append = out.append",
         "    for v in items:",
-        f"        if type(v) is not tuple or len(v) != {n}: append(fast(v, c)); continue",
-        "        " + ", ".join(f"(k{i}, v{i})" for i in range(n)) + (", = v" if n == 1 else " = v"),
+        "        if type(v) is not tuple: out.append(fast(v, c)); continue",
+        "        try:",
+        f"            {unpack}",
+        "        except ValueError:",
+        "            out.append(fast(v, c)); continue",
         "        if " + " or ".join(f"k{i} != {f.wire!r}" for i, f in enumerate(body.fields)) + f": {bail}",
     ]
     for i, f in enumerate(body.fields):
         lines += _member_lines(f, i, ns, "        ", f"v{i}", bail)
-    lines += _build_lines(body, list(range(n)), [], "        ", bail, ns, "append({})")
+    lines += _build_lines(body, list(range(n)), [], "        ", bail, ns, "out.append({})")
     return lines + ["    return out"]
 
 
