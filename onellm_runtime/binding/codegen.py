@@ -11,6 +11,7 @@ ever accepts what ``bind`` accepts, with the same result.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .checks import BULK_OVER, FAST_NAMES, bulk_for, fast_test
@@ -19,12 +20,12 @@ from .makers import TUPLE_NEW, Maker
 from .state import MISSING, Check
 
 if TYPE_CHECKING:
-    from .records import Body, Field
+    from .records import Body, Field, Many
 
 
 def _inline(
     spec: tuple[Any, ...],
-    i: int,
+    i: int | str,
     ns: dict[str, Any],
     pad: str,
     bail: str = "return generic(d, c)",
@@ -95,42 +96,44 @@ def _build_lines(
     bail: str,
     ns: dict[str, Any],
     done: str = "return {}",
+    at: str = "",
 ) -> list[str]:
-    """Lines that build the value from ``v<i>`` (``p<i>`` says whether optional ``i`` was given)
-    and hand it to the statement ``done`` (``{}`` stands for the value); a constructor that
-    raises runs the statement ``bail``."""
+    """Lines that build the value from ``v<at><i>`` (``p<at><i>`` says whether optional ``i`` was
+    given) and hand it to the statement ``done`` (``{}`` stands for the value); a constructor
+    that raises runs the statement ``bail``. ``at`` tells apart the names of several bodies
+    written into one function (the constructor's is ``BUILD<at>``)."""
     import keyword
 
     names = [f.name for f in body.fields]
     out: list[str] = []
     if body.build is None:
-        out.append(pad + "r = {" + ", ".join(f"{names[i]!r}: v{i}" for i in present) + "}")
-        out += [f"{pad}if p{i}: r[{names[i]!r}] = v{i}" for i in optional]
+        out.append(pad + "r = {" + ", ".join(f"{names[i]!r}: v{at}{i}" for i in present) + "}")
+        out += [f"{pad}if p{at}{i}: r[{names[i]!r}] = v{at}{i}" for i in optional]
         out.append(pad + done.format("r"))
         return out
     maker = body.maker
     if maker.kind in ("stores", "tuple"):
-        return _direct_lines(maker, names, optional, pad, bail, ns) + [pad + done.format("o")]
+        return _direct_lines(maker, names, optional, pad, bail, ns, at) + [pad + done.format("o")]
     if maker.kind == "mapping":
-        ns["MAKE"] = maker.make
+        ns[f"MAKE{at}"] = maker.make
         keys = maker.order
-        out.append(pad + "r = {" + ", ".join(f"{keys[i]!r}: v{i}" for i in present) + "}")
-        out += [f"{pad}if p{i}: r[{keys[i]!r}] = v{i}" for i in optional]
+        out.append(pad + "r = {" + ", ".join(f"{keys[i]!r}: v{at}{i}" for i in present) + "}")
+        out += [f"{pad}if p{at}{i}: r[{keys[i]!r}] = v{at}{i}" for i in optional]
         if maker.model is not None:  # ``make``'s body, without its frame (see ``Maker``)
-            ns["MODEL"] = maker.model
-            call = "MODEL.__pydantic_validator__.validate_python(r)"
+            ns[f"MODEL{at}"] = maker.model
+            call = f"MODEL{at}.__pydantic_validator__.validate_python(r)"
         else:
-            call = "MAKE(r)"
+            call = f"MAKE{at}(r)"
     elif not optional and all(names[i].isidentifier() and not keyword.iskeyword(names[i]) for i in present):
-        given = {names[i]: f"v{i}" for i in present}
+        given = {names[i]: f"v{at}{i}" for i in present}
         # Leading parameters by position: the same __init__ runs, without a keyword dict.
         lead = list(itertools.takewhile(given.__contains__, maker.order))
         args = [given[name] for name in lead] + [f"{name}={given[name]}" for name in given if name not in lead]
-        call = "BUILD(" + ", ".join(args) + ")"
+        call = f"BUILD{at}(" + ", ".join(args) + ")"
     else:
-        out.append(pad + "r = {" + ", ".join(f"{names[i]!r}: v{i}" for i in present) + "}")
-        out += [f"{pad}if p{i}: r[{names[i]!r}] = v{i}" for i in optional]
-        call = "BUILD(**r)"
+        out.append(pad + "r = {" + ", ".join(f"{names[i]!r}: v{at}{i}" for i in present) + "}")
+        out += [f"{pad}if p{at}{i}: r[{names[i]!r}] = v{at}{i}" for i in optional]
+        call = f"BUILD{at}(**r)"
     return out + [
         f"{pad}try:",
         f"{pad}    o = {call}",
@@ -141,7 +144,7 @@ def _build_lines(
 
 
 def _direct_lines(
-    maker: Maker, names: list[str], optional: list[int], pad: str, bail: str, ns: dict[str, Any]
+    maker: Maker, names: list[str], optional: list[int], pad: str, bail: str, ns: dict[str, Any], at: str = ""
 ) -> list[str]:
     """The body of a record's constructor, written out (see ``maker_for``) into ``o``: the same
     values in the same order, without a call frame and its keyword dict."""
@@ -153,18 +156,18 @@ def _direct_lines(
         default = maker.defaults.get(attr)
         if default is not None:
             how, fill = default
-            ns[f"D{j}"] = fill
-            fill_text = f"D{j}()" if how == "factory" else f"D{j}"
+            ns[f"D{at}{j}"] = fill
+            fill_text = f"D{at}{j}()" if how == "factory" else f"D{at}{j}"
         if i is None:  # not a parameter: a field(init=False) with a default factory
             values.append(fill_text)
         elif i in optional:
-            values.append(f"v{i} if p{i} else {fill_text}")
+            values.append(f"v{at}{i} if p{at}{i} else {fill_text}")
         else:
-            values.append(f"v{i}")
+            values.append(f"v{at}{i}")
     if maker.kind == "tuple":
-        body = [f"o = TNEW(BUILD, ({', '.join(values)}{',' if len(values) == 1 else ''}))"]
+        body = [f"o = TNEW(BUILD{at}, ({', '.join(values)}{',' if len(values) == 1 else ''}))"]
     else:
-        body = ["o = NEW(BUILD)", *(f"o.{attr} = {v}" for attr, v in zip(maker.order, values))]
+        body = [f"o = NEW(BUILD{at})", *(f"o.{attr} = {v}" for attr, v in zip(maker.order, values))]
     return [
         f"{pad}try:",
         *(f"{pad}    {line}" for line in body),
@@ -280,6 +283,7 @@ def generate(body: Body, wrong_kind: Check | None) -> Any:
     exec("\n".join(lines), ns)
     if wrong_kind is None:
         body.ordered = ns["ordered"]
+        body.slow = ns["slow"]
     else:
         body.many = ns.get("many")
     return ns["fast"] if wrong_kind is not None else ns["fastd"]
@@ -315,8 +319,54 @@ def _many_lines(body: Body, ns: dict[str, Any]) -> list[str]:
     return lines + ["    return out"]
 
 
+def union_many(bodies: Mapping[str, Body], first_wire: str, check: Check) -> Many:
+    """``many(items, c)`` of a discriminated union: ``[check(v, c) for v in items]``, with each
+    branch's first case written out in one loop, so such an item costs no call.
+
+    ``check`` hands a raw object whose first member is the tag to its branch's ``ordered``;
+    here that branch's every-member case is written out, and any other object goes where
+    ``ordered`` would send it (``ordered`` itself when the member count differs, ``slow`` when
+    a member fails), so the same checks and constructors run, in the same order.
+    """
+    ns: dict[str, Any] = {"CHECK": check, "FIRST": first_wire, "NEW": object.__new__, "TNEW": TUPLE_NEW}
+    ns.update(MISSING=MISSING, BULK_OVER=BULK_OVER, **FAST_NAMES)
+    lines = [
+        "def many(items, c):",
+        "    if not c.raw or c.collect: return [CHECK(v, c) for v in items]",
+        "    out = []",
+        "    for v in items:",
+        "        if type(v) is not tuple or not v: out.append(CHECK(v, c)); continue",
+        "        key, tag = v[0]",
+        "        if key != FIRST or type(tag) is not str: out.append(CHECK(v, c)); continue",
+    ]
+    for j, (tag, body) in enumerate(bodies.items()):
+        at = f"b{j}_"
+        n = len(body.fields)
+        ns.update({f"ORDERED{at}": body.ordered, f"SLOW{at}": body.slow, f"BUILD{at}": body.build})
+        for i, f in enumerate(body.fields):
+            ns[f"C{at}{i}"] = f.check
+        bail = f"out.append(SLOW{at}(v, c)); continue"
+        unpack = ", ".join(f"(k{at}{i}, v{at}{i})" for i in range(n)) + (", = v" if n == 1 else " = v")
+        keys = " or ".join(f"k{at}{i} != {f.wire!r}" for i, f in enumerate(body.fields))
+        lines += [
+            f"        {'if' if j == 0 else 'elif'} tag == {tag!r}:",
+            "            try:",
+            f"                {unpack}",
+            "            except ValueError:",
+            f"                out.append(ORDERED{at}(v, c)); continue",
+            f"            if {keys}: {bail}",
+        ]
+        for i, f in enumerate(body.fields):
+            lines += _member_lines(f, f"{at}{i}", ns, "            ", f"v{at}{i}", bail)
+        lines += _build_lines(body, list(range(n)), [], "            ", bail, ns, "out.append({})", at)
+    lines += ["        else: out.append(CHECK(v, c))", "    return out"]
+    exec("\n".join(lines), ns)
+    many: Many = ns["many"]
+    return many
+
+
 def _member_lines(
-    f: Field, i: int, ns: dict[str, Any], pad: str, x: str = "x", bail: str = "return slow(v, c)"
+    f: Field, i: int | str, ns: dict[str, Any], pad: str, x: str = "x", bail: str = "return slow(v, c)"
 ) -> list[str]:
     """Lines of an ordered fast path that check member ``i``'s value, in the variable ``x``, into
     ``v<i>``, or run the statement ``bail``."""

@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from ..core import rules
 from ..errortext import describe
-from .codegen import generate
+from .codegen import generate, union_many
 from .containers import as_object
 from .makers import KEYWORDS, Maker
 from .models import FieldErrors
@@ -37,7 +37,7 @@ def _no_ordered(v: Any, c: Call) -> Any:  # replaced by the generated one
 class Body:
     """The members of one closed object: a record, a union branch, or the tool's parameters."""
 
-    __slots__ = ("fields", "known", "build", "maker", "label", "owners", "mode", "fast", "ordered", "many")
+    __slots__ = ("fields", "known", "build", "maker", "label", "owners", "mode", "fast", "ordered", "slow", "many")
 
     def __init__(
         self,
@@ -63,6 +63,8 @@ class Body:
         #: The generated fast paths: they bind the common, valid case and hand anything else to
         #: ``bind``; ``fast`` over a dict, ``ordered`` over a raw object's pairs (see ``generate``).
         self.ordered: Callable[[Any, Call], Any] = _no_ordered
+        #: Where ``ordered`` sends a raw object it does not bind itself: ``fast`` over its dict.
+        self.slow: Callable[[Any, Call], Any] = _no_ordered
         #: A record's ``many(items, c)``, the fast pass over an array of it (see ``codegen``).
         self.many: Many | None = None
         self.fast: Callable[[dict[Any, Any], Call], Any] = generate(self, None)
@@ -210,22 +212,4 @@ def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nu
                 c.add(one_of(tag, tags, False), wire)
         return BAD
 
-    def many(items: list[Any], c: Call) -> list[Any]:
-        """``[check(v, c) for v in items]``, with ``check``'s first case (a raw object that
-        starts with its tag) written out, so such an item costs one call, its branch's."""
-        if not c.raw or c.collect:
-            return [check(v, c) for v in items]
-        out: list[Any] = []
-        append = out.append
-        for v in items:
-            if type_of(v) is tuple and v:
-                key, tag = v[0]
-                if key == first_wire and type(tag) is str:
-                    branch = ordered.get(tag)
-                    if branch is not None:
-                        append(branch(v, c))
-                        continue
-            append(check(v, c))
-        return out
-
-    return check, many
+    return check, union_many(bodies, first_wire, check)
