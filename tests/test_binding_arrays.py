@@ -15,11 +15,11 @@ import json
 import sys
 from dataclasses import dataclass
 from types import FrameType
-from typing import Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
 import pytest
 
-from onellm_runtime import ArgumentError, Tool
+from onellm_runtime import ArgumentError, MaxLength, Tool
 
 
 @dataclass
@@ -177,6 +177,32 @@ def test_every_bind_gives_lists_of_its_own() -> None:
     given = {"xs": list(range(20))}
     bound = t.bind(given)["xs"]
     assert bound == given["xs"] and bound is not given["xs"]  # a caller's list is copied
+
+
+@dataclass
+class Grows:
+    ids: Annotated[list[int], MaxLength(20)]
+
+    def __post_init__(self) -> None:
+        self.ids.append(0)
+
+
+def grows(g: Grows, n: int) -> None:
+    """A record whose constructor changes its list."""
+
+
+def test_a_list_a_constructor_changes_is_not_the_document_a_second_pass_reads() -> None:
+    # The fault in n sends the call to the collecting pass, which reads g's list again: it
+    # must find the 20 items sent, not the 21 the first pass's __post_init__ left in its list.
+    raw = json.dumps({"g": {"ids": list(range(20))}, "n": "x"})
+    assert outcome_of(grows, raw) == "Argument 'n' must be an integer, got string \"x\"."
+
+
+def outcome_of(fn: Any, arguments: str) -> object:
+    try:
+        return Tool.create(fn).bind(arguments)
+    except ArgumentError as e:
+        return str(e)
 
 
 def _python_calls(t: Tool[..., Any], raw: str) -> int:

@@ -56,7 +56,7 @@ def _inline(
         out.append(f"{pad}{x} = T{i}.get({x}, MISSING) if type({x}) is str else MISSING")
         out.append(f"{pad}if {x} is MISSING: {bail}")
     elif kind == "list":  # a list (or tuple) of plain scalars, checked item by item in place
-        item, lo, hi, container = spec[1], spec[2], spec[3], spec[4]
+        item, lo, hi, container, keep = spec[1], spec[2], spec[3], spec[4], spec[5]
         test = fast_test(item, "y", raw)
         if lo is not None:
             ns[f"LO{i}"] = lo
@@ -66,7 +66,7 @@ def _inline(
             test += f" or y > HI{i}"
         # A long list is checked whole by the array check's bulk test (C-level passes over
         # the items); a short one item by item, where a bulk test's setup would dominate.
-        ns[f"B{i}"] = bulk_for(item, lo, hi)
+        ns[f"B{i}"] = bulk_for(item, lo, hi, keep)
         out.append(f"{pad}if type({x}) is not list: {bail}")
         out.append(f"{pad}if len({x}) > BULK_OVER:")
         out.append(f"{pad}    {x} = B{i}({x}, {raw})")
@@ -77,7 +77,7 @@ def _inline(
         out.append(f"{pad}            {x} = None")  # ``bail`` may be a ``continue`` of an outer loop
         out.append(f"{pad}            break")
         out.append(f"{pad}    if {x} is None: {bail}")
-        if not raw:  # a caller's list is copied; the reader's is the bound value (``checks.kept``)
+        if not (raw and keep):  # a copy, unless the reader's list may be the bound value (``checks.kept``)
             out.append(f"{pad}    {x} = {x}[:]")
         if container == "tuple":
             out.append(f"{pad}{x} = tuple({x})")
