@@ -340,3 +340,44 @@ def test_a_failing_default_factory_is_reported_at_its_path() -> None:
         ("r", "Argument 'r' is not valid: IndexError: list index out of range"),
         ("rs[1]", "Argument 'rs[1]' is not valid: IndexError: list index out of range"),
     ]
+
+
+def test_a_model_is_built_by_its_own_model_validate_when_it_has_one() -> None:
+    """pydantic's ``model_validate`` is run as its body (the validator's ``validate_python``);
+    a ``model_validate`` the model defines itself is called as the contract says."""
+    from pydantic import BaseModel, field_validator
+
+    seen: list[dict[str, object]] = []
+
+    class Plain(BaseModel):
+        n: int
+
+        @field_validator("n")
+        @classmethod
+        def small(cls, v: int) -> int:
+            if v > 5:
+                raise ValueError("too big")
+            return v
+
+    class Own(BaseModel):
+        n: int
+
+        @classmethod
+        def model_validate(cls, obj: Any, **kwargs: Any) -> Own:
+            seen.append(dict(obj))
+            return super().model_validate(obj, **kwargs)
+
+    def plain(xs: list[Plain]) -> None:
+        """Models."""
+
+    def own(xs: list[Own]) -> None:
+        """Models."""
+
+    plain.__annotations__ = {"xs": list[Plain], "return": None}
+    own.__annotations__ = {"xs": list[Own], "return": None}
+    assert Tool.create(plain).bind('{"xs": [{"n": 1}, {"n": 2}]}') == {"xs": [Plain(n=1), Plain(n=2)]}
+    with pytest.raises(ArgumentError) as raised:
+        Tool.create(plain).bind('{"xs": [{"n": 1}, {"n": 9}]}')
+    assert str(raised.value) == "Argument 'xs[1].n' is not valid: Value error, too big"
+    assert Tool.create(own).bind('{"xs": [{"n": 1}, {"n": 2}]}') == {"xs": [Own(n=1), Own(n=2)]}
+    assert seen == [{"n": 1}, {"n": 2}]

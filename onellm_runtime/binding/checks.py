@@ -53,8 +53,17 @@ def all_of(kind: type, items: list[Any], raw: bool) -> bool:
     return set(map(type, items)) <= {kind}
 
 
-#: A whole-list check: ``bulk(items, raw)`` (``raw``: the items come from the reader).
+#: A whole-list check: ``bulk(items, raw)`` (``raw``: the items come from the reader), the
+#: bound list or None (then each item is checked on its own).
 Bulk = Callable[[list[Any], bool], list[Any] | None]
+
+
+def kept(items: list[Any], own: bool) -> list[Any]:
+    """A checked list of unchanged items as the bound value: ``own``, the list itself (the
+    reader's, where no code of the user's sees it before binding ends), else a copy."""
+    return items if own else items[:]
+
+
 #: Lists longer than this take a ``Bulk`` test (shorter ones are checked item by item).
 BULK_OVER = 8
 
@@ -98,9 +107,9 @@ def bool_check(expect: str) -> Check:
 _BOOL_FAST = "{x} is not True and {x} is not False"
 
 
-def _bulk_bools(lo: Any, hi: Any) -> Bulk:
+def _bulk_bools(lo: Any, hi: Any, keep: bool) -> Bulk:
     def bools(v: list[Any], raw: bool) -> list[Any] | None:
-        return v[:] if all_of(bool, v, raw) else None
+        return kept(v, raw and keep) if all_of(bool, v, raw) else None
 
     return bools
 
@@ -182,14 +191,14 @@ _INT_FAST = "type({x}) is not int"
 _INT_FAST_MAPPING = " or not LEAST < {x} < SMALL"
 
 
-def _bulk_ints(lo: Any, hi: Any) -> Bulk:
+def _bulk_ints(lo: Any, hi: Any, keep: bool) -> Bulk:
     def ints(v: list[Any], raw: bool) -> list[Any] | None:
         if all_of(int, v, raw):
             if v and ((lo is not None and min(v) < lo) or (hi is not None and max(v) > hi)):
                 return None
             if not raw and v and not (LEAST_SMALL_INT < min(v) and max(v) < SMALL_INT):
                 return None  # a mapping's large int: the item check measures it
-            return v[:]
+            return kept(v, raw and keep)
         return None
 
     return ints
@@ -230,12 +239,12 @@ def float_check(lo: Any, hi: Any, expect: str) -> Check:
 _FLOAT_FAST = "type({x}) is not float or {x} - {x} != 0.0"
 
 
-def _bulk_floats(lo: Any, hi: Any) -> Bulk:
+def _bulk_floats(lo: Any, hi: Any, keep: bool) -> Bulk:
     def floats(v: list[Any], raw: bool) -> list[Any] | None:
         if all_of(float, v, raw) and all(map(math.isfinite, v)):
             if v and ((lo is not None and min(v) < lo) or (hi is not None and max(v) > hi)):
                 return None
-            return v[:]
+            return kept(v, raw and keep)
         return None
 
     return floats
@@ -335,8 +344,15 @@ def string_check(
 _STR_FAST = "type({x}) is not str or (not {x}.isascii() and SURR({x}) is not None)"
 
 
-def _bulk_strings(lo: Any, hi: Any) -> Bulk:
+def _bulk_strings(lo: Any, hi: Any, keep: bool) -> Bulk:
     def strings(v: list[Any], raw: bool) -> list[Any] | None:
+        if raw:
+            # One C-level pass: ``join`` refuses any item that is no str (the reader makes no
+            # subclass of it), and all-ASCII text holds no surrogate.
+            try:
+                return kept(v, keep) if "".join(v).isascii() else None
+            except TypeError:
+                return None
         if all_of(str, v, raw) and all(map(str.isascii, v)):
             return v[:]
         return None
@@ -380,7 +396,7 @@ def fast_test(kind: str, x: str, raw: bool) -> str:
     return test.format(x=x)
 
 
-_BULKS: dict[str, Callable[[Any, Any], Bulk]] = {
+_BULKS: dict[str, Callable[[Any, Any, bool], Bulk]] = {
     "str": _bulk_strings,
     "int": _bulk_ints,
     "float": _bulk_floats,
@@ -388,10 +404,11 @@ _BULKS: dict[str, Callable[[Any, Any], Bulk]] = {
 }
 
 
-def bulk_for(check_kind: str, lo: Any, hi: Any) -> Bulk | None:
-    """A whole-list fast path for unconstrained-kind scalar items (C-level loops), or None."""
+def bulk_for(check_kind: str, lo: Any, hi: Any, keep: bool) -> Bulk | None:
+    """A whole-list fast path for unconstrained-kind scalar items (C-level loops), or None;
+    ``keep``: the reader's list may be the bound value (see ``kept``)."""
     make = _BULKS.get(check_kind)
-    return make(lo, hi) if make is not None else None
+    return make(lo, hi, keep) if make is not None else None
 
 
 # --- choices -----------------------------------------------------------------------------

@@ -39,7 +39,7 @@ from .checks import (
 from .containers import array_check, json_check, map_check, or_null
 from .makers import KEYWORDS, maker_for
 from .models import made_check, model_builder
-from .records import Body, Field, record_check, union_check
+from .records import Body, Field, Many, record_check, union_check
 from .state import Check
 
 
@@ -61,6 +61,11 @@ class Compiler:
     def __init__(self, naming: str | None) -> None:
         self.naming: str | None = naming
         self.uses_decimal: bool = False
+        #: How many records the node being compiled is inside. Outside any, a checked list is
+        #: the reader's own list, unchanged: no code of the user's sees it before binding ends.
+        #: Inside one, a constructor or validator could change it before a second pass reads
+        #: the same document again, so each bound list is a copy.
+        self._records = 0
 
     def node(self, node: TypeNode) -> Check:
         nullable = _nullable(node)
@@ -80,11 +85,11 @@ class Compiler:
             literal = rules.merged_literal(base)
             if literal is not None:
                 return literal_check(literal, nullable)
-            return self._union(base, rules.discriminator(node), nullable)
+            return self._union(base, rules.discriminator(node), nullable)[0]
         if isinstance(base, ArrayType):
             c = markers.constraints_of(node)
-            item = self.node(base.item)
-            bulk = None if rules.strip(base.item) is not base.item else self._bulk(base.item)
+            item, many = self._item(base.item)
+            bulk = None if rules.strip(base.item) is not base.item else self._bulk(base.item, not self._records)
             return array_check(
                 item,
                 base.kind,
@@ -92,6 +97,7 @@ class Compiler:
                 _int_or_none(c.max_length),
                 "an array" + or_null,
                 bulk,
+                many,
             )
         if isinstance(base, MapType):
             return map_check(self.node(base.value), "an object" + or_null)
@@ -129,7 +135,17 @@ class Compiler:
             )
         raise TypeError(f"no check for the JSON values of {row.key!r}: give its row a reader")
 
-    def _bulk(self, item: TypeNode) -> Bulk | None:
+    def _item(self, item: TypeNode) -> tuple[Check, Many | None]:
+        """An array item's check, and for a plain record or discriminated union its fast pass
+        over the whole array (``Many``)."""
+        if isinstance(item, Record):
+            body = self._body(item, None)
+            return record_check(body, "an object"), body.many
+        if isinstance(item, UnionType) and rules.merged_literal(item) is None:
+            return self._union(item, rules.discriminator(item), False)
+        return self.node(item), None
+
+    def _bulk(self, item: TypeNode, keep: bool) -> Bulk | None:
         if not isinstance(item, Scalar):
             return None
         kind = {ScalarKind.STR: "str", ScalarKind.INT: "int", ScalarKind.FLOAT: "float", ScalarKind.BOOL: "bool"}
@@ -137,14 +153,18 @@ class Compiler:
         if name is None:
             return None
         c = markers.scalar_constraints(item)
-        return bulk_for(name, c.minimum, c.maximum)
+        return bulk_for(name, c.minimum, c.maximum, keep)
 
     def _fields(self, record: Record, tag: tuple[str, str] | None) -> list[Field]:
         out: list[Field] = []
-        for f in record.fields:
-            wire = rules.wire_name(f, self.naming)
-            required = f.required or (tag is not None and f.name == tag[0])
-            out.append(Field(wire, f.name, self.node(f.type), required, _nullable(f.type), self._spec(f.type)))
+        self._records += 1
+        try:
+            for f in record.fields:
+                wire = rules.wire_name(f, self.naming)
+                required = f.required or (tag is not None and f.name == tag[0])
+                out.append(Field(wire, f.name, self.node(f.type), required, _nullable(f.type), self._spec(f.type)))
+        finally:
+            self._records -= 1
         return out
 
     def _spec(self, node: TypeNode) -> tuple[Any, ...]:
@@ -166,7 +186,7 @@ class Compiler:
             item = self._spec(base.item)
             if c.min_length is None and c.max_length is None and item[0] in ("str", "int", "float", "bool"):
                 bounds = item[1:3] if item[0] in ("int", "float") else (None, None)
-                return ("list", item[0], bounds[0], bounds[1], base.kind)
+                return ("list", item[0], bounds[0], bounds[1], base.kind, not self._records)
         if isinstance(base, EnumType) and base.origin is not None:
             return ("table", enum_table(base))
         if isinstance(base, LiteralType) and rules.literal_json_type(base.values[0]) == "string":
@@ -191,7 +211,7 @@ class Compiler:
                 maker = maker_for(record)
         return Body(self._fields(record, tag), build, None if tag is None else tag[1], owners, maker=maker)
 
-    def _union(self, node: UnionType, explicit: str | None, nullable: bool) -> Check:
+    def _union(self, node: UnionType, explicit: str | None, nullable: bool) -> tuple[Check, Many]:
         found = rules.find_discriminator(node, explicit)
         if isinstance(found, str):
             raise TypeError(f"union {node!r} has no discriminator; check the tool first")

@@ -94,7 +94,10 @@ def array_check(
     max_items: int | None,
     expect: str,
     bulk: Bulk | None,
+    many: Callable[[list[Any], Call], list[Any]] | None = None,
 ) -> Check:
+    """An array's check; ``bulk`` and ``many`` are fast passes over its items (a long list of
+    plain scalars, and the items of a record or union: see ``records.Many``)."""
     unique = kind in ("set", "frozenset")
     build = _CONTAINERS[kind]
     sized = min_items is not None or max_items is not None
@@ -127,7 +130,7 @@ def array_check(
             if bulk is not None and len(v) > BULK_OVER:
                 out = bulk(v, c.raw)
             if out is None:
-                out = [item(x, c) for x in v]
+                out = many(v, c) if many is not None else [item(x, c) for x in v]
         if unique and not _unique(out, c):
             ok = False
         if not ok:

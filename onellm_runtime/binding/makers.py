@@ -30,7 +30,9 @@ class Maker(NamedTuple):
     - ``mapping``: the keyword call's own body, given one dict: ``make(values)`` with each
       field's value under its key in ``order`` (one key per field, in the record's field
       order), without the keyword call's frame and re-keying (a pydantic model's
-      ``model_validate``, see ``models.model_builder``).
+      ``model_validate``, see ``models.model_builder``); with ``model``, the model class whose
+      ``model_validate`` is pydantic's own, whose body the generated code runs in place:
+      ``model.__pydantic_validator__.validate_python(values)``.
     """
 
     kind: str
@@ -39,6 +41,8 @@ class Maker(NamedTuple):
     defaults: Mapping[str, tuple[str, Any]] = {}
     #: For ``mapping``: the constructor taking the values as one dict.
     make: Callable[[dict[str, Any]], Any] | None = None
+    #: For ``mapping``: the model class, when ``make`` runs pydantic's own ``model_validate``.
+    model: type | None = None
 
 
 KEYWORDS = Maker("keywords")

@@ -2,7 +2,10 @@
 
 The binder has checked every value against the schema; the model is then built with
 ``Model.model_validate(values)``, the values keyed as pydantic reads them (each field's
-alias, else its name), so the model's own validators run. A ``ValidationError`` they raise
+alias, else its name), so the model's own validators run. Where ``model_validate`` is
+pydantic's own, the binder runs its body, ``Model.__pydantic_validator__.validate_python(values)``
+(every other argument left at its default, as ``model_validate`` passes them), without the
+classmethod's Python frame and keyword handling, which cost as much as the validation. A ``ValidationError`` they raise
 becomes one ``FieldErrors`` entry per error, at the path pydantic gives it (its first part
 turned into the field's wire name), for ``Body.bind`` to report there.
 """
@@ -21,6 +24,7 @@ from .state import BAD, Call, Check
 __all__ = ["FieldErrors", "made_check", "model_builder"]
 
 _VALIDATION_ERROR = "pydantic_core._pydantic_core.ValidationError"
+_BASE_MODEL = "pydantic.main.BaseModel"
 
 
 class FieldErrors(Exception):
@@ -45,6 +49,12 @@ def _paths(error: Any, wires: Mapping[object, str]) -> list[tuple[tuple[object, 
     return found
 
 
+def _own_validate(cls: Any) -> bool:
+    """Whether ``cls.model_validate`` is pydantic's own (no class between overrides it)."""
+    owner = next((k for k in cls.__mro__ if "model_validate" in vars(k)), None)
+    return owner is not None and f"{owner.__module__}.{owner.__qualname__}" == _BASE_MODEL
+
+
 def model_builder(record: Record, naming: str | None) -> tuple[Callable[..., Any], Maker]:
     """The constructor the binder calls with a model record's values, keyed by field name, and
     the same construction for the generated fast paths, given the values keyed as pydantic
@@ -53,20 +63,40 @@ def model_builder(record: Record, naming: str | None) -> tuple[Callable[..., Any
     model_fields: Mapping[str, Any] = cls.model_fields
     keys = {f.name: getattr(model_fields.get(f.name), "alias", None) or f.name for f in record.fields}
     wires: dict[object, str] = {keys[f.name]: rules.wire_name(f, naming) for f in record.fields}
-    validate: Callable[[dict[str, Any]], Any] = cls.model_validate
 
-    def make(values: dict[str, Any]) -> Any:
-        try:
-            return validate(values)
-        except Exception as e:
-            if _is_validation_error(e):
-                raise FieldErrors(_paths(e, wires)) from None
-            raise
+    def refused(e: Exception) -> FieldErrors | None:
+        return FieldErrors(_paths(e, wires)) if _is_validation_error(e) else None
+
+    own = _own_validate(cls)
+    if own:
+
+        def make(values: dict[str, Any]) -> Any:
+            try:
+                # model_validate's body; the validator is looked up on each call, as there
+                return cls.__pydantic_validator__.validate_python(values)
+            except Exception as e:
+                errors = refused(e)
+                if errors is None:
+                    raise
+                raise errors from None
+
+    else:
+        validate: Callable[[dict[str, Any]], Any] = cls.model_validate
+
+        def make(values: dict[str, Any]) -> Any:
+            try:
+                return validate(values)
+            except Exception as e:
+                errors = refused(e)
+                if errors is None:
+                    raise
+                raise errors from None
 
     def build(**values: Any) -> Any:
         return make({keys[name]: value for name, value in values.items()})
 
-    return build, Maker("mapping", tuple(keys[f.name] for f in record.fields), make=make)
+    order = tuple(keys[f.name] for f in record.fields)
+    return build, Maker("mapping", order, make=make, model=cls if own else None)
 
 
 def made_check(check: Check, make: Callable[[str], Any]) -> Check:

@@ -8,12 +8,15 @@ from typing import Any, NamedTuple
 
 from ..core import rules
 from ..errortext import describe
-from .codegen import generate
+from .codegen import generate, union_many
 from .containers import as_object
 from .makers import KEYWORDS, Maker
 from .models import FieldErrors
 from .state import BAD, MISSING, Call, Check, type_of
 from .texts import excerpt, expected_text, left_out, name_list, one_of, required_text, suggest
+
+#: The fast pass over an array's items: ``many(items, c)``, each item bound as the item check binds it.
+Many = Callable[[list[Any], Call], list[Any]]
 
 
 class Field(NamedTuple):
@@ -34,7 +37,7 @@ def _no_ordered(v: Any, c: Call) -> Any:  # replaced by the generated one
 class Body:
     """The members of one closed object: a record, a union branch, or the tool's parameters."""
 
-    __slots__ = ("fields", "known", "build", "maker", "label", "owners", "mode", "fast", "ordered")
+    __slots__ = ("fields", "known", "build", "maker", "label", "owners", "mode", "fast", "ordered", "slow", "many")
 
     def __init__(
         self,
@@ -60,6 +63,10 @@ class Body:
         #: The generated fast paths: they bind the common, valid case and hand anything else to
         #: ``bind``; ``fast`` over a dict, ``ordered`` over a raw object's pairs (see ``generate``).
         self.ordered: Callable[[Any, Call], Any] = _no_ordered
+        #: Where ``ordered`` sends a raw object it does not bind itself: ``fast`` over its dict.
+        self.slow: Callable[[Any, Call], Any] = _no_ordered
+        #: A record's ``many(items, c)``, the fast pass over an array of it (see ``codegen``).
+        self.many: Many | None = None
         self.fast: Callable[[dict[Any, Any], Call], Any] = generate(self, None)
 
     def unknown(self, key: Any, c: Call) -> None:
@@ -161,8 +168,9 @@ def record_check(body: Body, expect: str) -> Check:
     return check
 
 
-def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nullable: bool) -> Check:
-    """A discriminated union's check: the tag picks the branch's body."""
+def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nullable: bool) -> tuple[Check, Many]:
+    """A discriminated union's check (the tag picks the branch's body), and its fast pass over
+    an array's items."""
 
     tags = list(bodies)
     first_wire = wires[0]
@@ -204,4 +212,4 @@ def union_check(bodies: dict[str, Body], wires: tuple[str, ...], expect: str, nu
                 c.add(one_of(tag, tags, False), wire)
         return BAD
 
-    return check
+    return check, union_many(bodies, first_wire, check)
