@@ -162,7 +162,8 @@ async def _connected(kind: str, transport: str) -> AsyncIterator[tuple[Any, int 
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    # A --baseline child's PYTHONPATH names the tree it measures first: keep it first.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)}
     if transport == "stdio":
         before = set(_children())
         command = _command(kind, transport)

@@ -152,7 +152,11 @@ def server(
 
     runner = invoker if invoker is not None else ToolInvoker()
     table = served_set(tools, runner)
-    listed = ListToolsResult.model_validate({"tools": [dict(mcp_tool(t)) for t in table.values()]})
+    described = [dict(mcp_tool(t)) for t in table.values()]
+    listed = ListToolsResult.model_validate({"tools": described})
+    #: Each tool's ``inputSchema`` by name, as listed: what the SDK's HTTP transport checks a call's
+    #: ``Mcp-Param-*`` headers against (without it, the transport runs a whole ``tools/list`` per call).
+    input_schemas: dict[str, Mapping[str, Any]] = {d["name"]: d["inputSchema"] for d in described}
 
     async def list_tools(ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None) -> ListToolsResult:
         return listed
@@ -206,7 +210,13 @@ def server(
         await notifier.flush()
         return CallToolResult.model_validate(done.items[0])
 
-    return Server(name, version=version or __version__, on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(
+        name,
+        version=version or __version__,
+        get_tool_input_schema=input_schemas.get,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
 
 
 def _json_text(value: object) -> str:
