@@ -14,7 +14,9 @@ findings with their code, range and a link to the code's section of
 
 mypy runs in a child process (``checkworker``), one check at a time, under the project's
 mypy configuration as ``onellm check`` reads it and starting from a warm cache
-(``warmcache``) when one is written, so the server answers requests while a check runs. A check made stale by a newer edit is dropped when it ends, or, once it has
+(``warmcache``) when one is written, so the server answers requests while a check runs.
+The process is started at ``initialize``: it imports mypy and loads the warm cache while the
+editor opens its first file. A check made stale by a newer edit is dropped when it ends, or, once it has
 run as long as starting a new check process took, stopped with its process (waiting
 longer could cost more than starting over; either way at most twice the better choice).
 Findings are published only for the version of the text they were found in.
@@ -109,10 +111,13 @@ def too_large(size: int, limit: int) -> types.Diagnostic:
 class _Worker:
     """The check process as the server sees it: one request at a time over its pipes."""
 
-    def __init__(self, process: asyncio.subprocess.Process, started: float) -> None:
+    def __init__(self, process: asyncio.subprocess.Process, started: float, config_file: str | None) -> None:
         self.process = process
         self.started = started
-        #: Seconds from starting the process to its first reply: what starting over costs.
+        #: The configuration file it was started with (None: mypy's search from the root).
+        self.config_file = config_file
+        #: Seconds from starting the process to its first reply, less any time it waited ready for
+        #: its first request (it starts at ``initialize``): what starting over costs.
         self.startup: float | None = None
         #: URI -> the size of the text last sent, for each open buffer the process holds.
         self.holds: dict[str, int] = {}
@@ -131,13 +136,14 @@ class _Worker:
             stdout=asyncio.subprocess.PIPE,
             cwd=root,
         )
-        return cls(process, time.monotonic())
+        return cls(process, time.monotonic(), config_file)
 
     async def check(self, request: dict[str, Any]) -> dict[str, Any] | None:
         """The reply to ``request``; None when the process ended first (stopped, or crashed)."""
         stdin, stdout = self.process.stdin, self.process.stdout
         assert stdin is not None and stdout is not None
         payload = json.dumps(request, ensure_ascii=False).encode("utf-8")
+        sent = time.monotonic()
         try:
             stdin.write(b"%d\n" % len(payload) + payload)
             await stdin.drain()
@@ -147,9 +153,13 @@ class _Worker:
             reply = json.loads(await stdout.readexactly(int(header)))
         except (ConnectionError, asyncio.IncompleteReadError):
             return None
+        if not isinstance(reply, dict):
+            return None
         if self.startup is None:
-            self.startup = time.monotonic() - self.started
-        return reply if isinstance(reply, dict) else None
+            ready_at = reply.get("readyAt")
+            idle = max(0.0, sent - ready_at) if isinstance(ready_at, (int, float)) else 0.0
+            self.startup = time.monotonic() - self.started - idle
+        return reply
 
     def kill(self) -> None:
         if self.process.returncode is None:
@@ -194,6 +204,8 @@ class OnellmServer(LanguageServer):
             if self.docs_url is None:
                 self.docs_url = _DOCS.as_uri()
         self._worker: _Worker | None = None
+        #: The check process being started (at ``initialize``), until a check takes it as ``_worker``.
+        self._starting: asyncio.Task[_Worker] | None = None
         self._job: _Job | None = None
         #: Debounce timers, per URI.
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -311,7 +323,7 @@ class OnellmServer(LanguageServer):
                 if other != uri:
                     self._make_ready(other)
         if self._worker is None:
-            self._worker = await _Worker.start(self.root, self.config_file)
+            self._worker = await self._started_worker()
         worker = self._worker
         worker.holds[uri] = size
         job = self._job = _Job(uri, version, time.monotonic())
@@ -440,10 +452,35 @@ class OnellmServer(LanguageServer):
             self._loop_task.cancel()
         self.stop_worker()
 
+    def start_worker(self) -> None:
+        """Start the check process now, ahead of the first check (which takes it)."""
+        if self._worker is None and self._starting is None:
+            self._starting = asyncio.get_running_loop().create_task(_Worker.start(self.root, self.config_file))
+
+    async def _started_worker(self) -> _Worker:
+        """The check process started ahead, if it was (and for the same configuration file); else a new one."""
+        starting, self._starting = self._starting, None
+        if starting is not None:
+            worker = await starting
+            if worker.config_file == self.config_file and worker.process.returncode is None:
+                return worker
+            worker.kill()
+        return await _Worker.start(self.root, self.config_file)
+
     def stop_worker(self) -> None:
+        if self._starting is not None:
+            self._starting.cancel()
+            self._starting.add_done_callback(_kill_started)
+            self._starting = None
         if self._worker is not None:
             self._worker.kill()
             self._worker = None
+
+
+def _kill_started(starting: asyncio.Task[_Worker]) -> None:
+    """A check process started ahead but no longer wanted: stopped, once its start has ended."""
+    if not starting.cancelled() and starting.exception() is None:
+        starting.result().kill()
 
 
 def _positive(value: object) -> int | None:
@@ -469,6 +506,7 @@ def _create(debounce_ms: int, docs_url: str | None, max_document_bytes: int, con
             config = options.get("configFile")
             if isinstance(config, str) and config:
                 ls.config_file = config
+        ls.start_worker()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: OnellmServer, params: types.DidOpenTextDocumentParams) -> None:
