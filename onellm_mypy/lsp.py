@@ -214,8 +214,11 @@ class _Worker:
             except ProcessLookupError:  # it ended meanwhile
                 pass
         if self._pipes is not None:
-            self._pipes[1].close()
-            self._pipes[2].close()
+            try:
+                self._pipes[1].close()
+                self._pipes[2].close()
+            except RuntimeError:  # the event loop has closed (the connection ended): the pipes go with the server
+                pass
         else:
             for pipe in (self.process.stdin, self.process.stdout):
                 if pipe is not None:
