@@ -51,13 +51,15 @@ from .fixtext import ImportEdit, json_value_import
 
 
 class _Later:
-    """A module imported at its first use."""
+    """A module imported at its first use; each name read from it is kept for the next reads."""
 
     def __init__(self, name: str) -> None:
         self._name = name
 
     def __getattr__(self, attribute: str) -> Any:
-        return getattr(import_module(self._name), attribute)
+        value = getattr(import_module(self._name), attribute)
+        setattr(self, attribute, value)
+        return value
 
 
 if TYPE_CHECKING:
