@@ -9,7 +9,9 @@
 Sections: build (schema per tool, docstring share), bind (per call, str and bytes), invoke
 (per call), import, scale (1,000 and 50,000 tools), mypy (the plugin's cost), hostile (the
 bounds of hostile.py, once), models (binding a pydantic BaseModel beside pydantic's validate_json),
-shapes (bind per shape of document against the unchecked floor and pydantic strict). A round samples every entry of every comparison once, the
+shapes (bind per shape of document against the unchecked floor and pydantic strict), lsp (the
+language server's latencies), servers (MCP tools/call per call, onellm's server beside the SDK's,
+stdio and HTTP). A round samples every entry of every comparison once, the
 entries alternating; each figure is printed as its minimum, its median and its range
 (min-max) over the rounds, each ratio as the median of the round-by-round ratios and their
 range. The target lines come last.
@@ -68,6 +70,7 @@ from benchmarks import (  # noqa: E402
     imports,
     invoke,
     lsp_latency,
+    mcp_roundtrip,
     models,
     scale,
     typecheck,
@@ -89,6 +92,7 @@ SECTIONS: dict[str, ModuleType] = {
     "models": models,
     "shapes": bind_shapes,
     "lsp": lsp_latency,
+    "servers": mcp_roundtrip,
 }
 WORSE = 1.10
 
@@ -151,7 +155,7 @@ def _measure(
 
 #: The order of the final target lines: type-check time, the language server, scale, bytes, docstring share,
 #: invoke, hostile bounds, bind per shape.
-TARGET_ORDER = ("mypy", "lsp", "scale", "bind", "build", "invoke", "hostile", "import", "shapes")
+TARGET_ORDER = ("mypy", "lsp", "servers", "scale", "bind", "build", "invoke", "hostile", "import", "shapes")
 
 
 def _targets(results: Results, only: list[str]) -> list[Target]:

@@ -14,7 +14,11 @@ findings with their code, range and a link to the code's section of
 
 mypy runs in a child process (``checkworker``), one check at a time, under the project's
 mypy configuration as ``onellm check`` reads it and starting from a warm cache
-(``warmcache``) when one is written, so the server answers requests while a check runs. A check made stale by a newer edit is dropped when it ends, or, once it has
+(``warmcache``) when one is written, so the server answers requests while a check runs.
+The process is started first thing (``main``, before pygls and lsprotocol, about a second of
+imports, load here; again at ``initialize`` if the workspace's root or configuration differs):
+it imports mypy and loads the warm cache while the server starts and the editor opens its
+first file. A check made stale by a newer edit is dropped when it ends, or, once it has
 run as long as starting a new check process took, stopped with its process (waiting
 longer could cost more than starting over; either way at most twice the better choice).
 Findings are published only for the version of the text they were found in.
@@ -34,18 +38,40 @@ import json
 import os
 import re
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
-from typing import Any
-
-from lsprotocol import types
-from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path, to_fs_path
+from typing import TYPE_CHECKING, Any
 
 from .fixtext import ImportEdit, json_value_import
+
+
+class _Later:
+    """A module imported at its first use; each name read from it is kept for the next reads."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        value = getattr(import_module(self._name), attribute)
+        setattr(self, attribute, value)
+        return value
+
+
+if TYPE_CHECKING:
+    from lsprotocol import types
+    from pygls import uris
+    from pygls.lsp.server import LanguageServer as _PyglsServer
+else:
+    # pygls and lsprotocol load after ``main`` has started the check process (see the docstring);
+    # ``_create`` mixes pygls's server class into ``OnellmServer``.
+    types = _Later("lsprotocol.types")
+    uris = _Later("pygls.uris")
+    _PyglsServer = object
 
 __all__ = [
     "OnellmServer",
@@ -107,37 +133,61 @@ def too_large(size: int, limit: int) -> types.Diagnostic:
 
 
 class _Worker:
-    """The check process as the server sees it: one request at a time over its pipes."""
+    """The check process as the server sees it: one request at a time over its pipes.
 
-    def __init__(self, process: asyncio.subprocess.Process, started: float) -> None:
+    Started with ``subprocess`` (``main`` starts one before the event loop runs); its pipes
+    become the loop's streams at its first request.
+    """
+
+    def __init__(self, process: subprocess.Popen[bytes], root: str, config_file: str | None) -> None:
         self.process = process
-        self.started = started
-        #: Seconds from starting the process to its first reply: what starting over costs.
+        self.started = time.monotonic()
+        #: Where it runs, and the configuration file it was given (None: mypy's search from the root).
+        self.root = root
+        self.config_file = config_file
+        #: Seconds from starting the process to its first reply, less any time it waited ready for
+        #: its first request: what starting over costs.
         self.startup: float | None = None
         #: URI -> the size of the text last sent, for each open buffer the process holds.
         self.holds: dict[str, int] = {}
         #: The bytes of closed buffers it still holds (mypy keeps every module it was given).
         self.closed_bytes = 0
+        self._pipes: tuple[asyncio.StreamReader, asyncio.StreamWriter, asyncio.BaseTransport] | None = None
 
     @classmethod
-    async def start(cls, root: str, config_file: str | None) -> _Worker:
+    def start(cls, root: str, config_file: str | None) -> _Worker:
         args = ["--config-file", config_file] if config_file else []
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "onellm_mypy.checkworker",
-            *args,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
+        process = subprocess.Popen(
+            [sys.executable, "-m", "onellm_mypy.checkworker", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
             cwd=root,
         )
-        return cls(process, time.monotonic())
+        return cls(process, root, config_file)
+
+    def serves(self, root: str, config_file: str | None) -> bool:
+        """Whether it is running, in ``root``, with ``config_file``."""
+        same_root = os.path.realpath(self.root) == os.path.realpath(root)
+        return same_root and self.config_file == config_file and self.process.poll() is None
+
+    async def _streams(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        if self._pipes is None:
+            stdin, stdout = self.process.stdin, self.process.stdout
+            assert stdin is not None and stdout is not None
+            loop = asyncio.get_running_loop()
+            reader = asyncio.StreamReader()
+            reading, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdout)
+            writing, protocol = await loop.connect_write_pipe(
+                lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader()), stdin
+            )
+            self._pipes = reader, asyncio.StreamWriter(writing, protocol, None, loop), reading
+        return self._pipes[0], self._pipes[1]
 
     async def check(self, request: dict[str, Any]) -> dict[str, Any] | None:
         """The reply to ``request``; None when the process ended first (stopped, or crashed)."""
-        stdin, stdout = self.process.stdin, self.process.stdout
-        assert stdin is not None and stdout is not None
+        stdout, stdin = await self._streams()
         payload = json.dumps(request, ensure_ascii=False).encode("utf-8")
+        sent = time.monotonic()
         try:
             stdin.write(b"%d\n" % len(payload) + payload)
             await stdin.drain()
@@ -147,16 +197,34 @@ class _Worker:
             reply = json.loads(await stdout.readexactly(int(header)))
         except (ConnectionError, asyncio.IncompleteReadError):
             return None
+        if not isinstance(reply, dict):
+            return None
         if self.startup is None:
-            self.startup = time.monotonic() - self.started
-        return reply if isinstance(reply, dict) else None
+            ready_at = reply.get("readyAt")
+            idle = max(0.0, sent - ready_at) if isinstance(ready_at, (int, float)) else 0.0
+            self.startup = time.monotonic() - self.started - idle
+        return reply
+
+    async def wait(self) -> int:
+        """Its exit code, once it has ended."""
+        return await asyncio.to_thread(self.process.wait)
 
     def kill(self) -> None:
-        if self.process.returncode is None:
+        if self.process.poll() is None:
             try:
                 os.kill(self.process.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
             except ProcessLookupError:  # it ended meanwhile
                 pass
+        if self._pipes is not None:
+            try:
+                self._pipes[1].close()
+                self._pipes[2].close()
+            except RuntimeError:  # the event loop has closed (the connection ended): the pipes go with the server
+                pass
+        else:
+            for pipe in (self.process.stdin, self.process.stdout):
+                if pipe is not None:
+                    pipe.close()
 
 
 @dataclass
@@ -173,8 +241,12 @@ class _Job:
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
 
 
-class OnellmServer(LanguageServer):
-    """The server: open buffers, a debounce timer per buffer, one check process."""
+class OnellmServer(_PyglsServer):
+    """The server: open buffers, a debounce timer per buffer, one check process.
+
+    Made by ``_create``, which adds pygls's ``LanguageServer`` as its base once the check
+    process has started (type checkers see that base here).
+    """
 
     def __init__(
         self,
@@ -291,7 +363,7 @@ class OnellmServer(LanguageServer):
         of mypy itself) is replaced, and the text checked once more in the new one.
         """
         document = self.workspace.text_documents.get(uri)
-        path = to_fs_path(uri) if uri.startswith("file:") else None
+        path = uris.to_fs_path(uri) if uri.startswith("file:") else None
         if document is None or document.version is None or path is None or not path.endswith(".py"):
             return
         version, text = document.version, document.source
@@ -311,7 +383,7 @@ class OnellmServer(LanguageServer):
                 if other != uri:
                     self._make_ready(other)
         if self._worker is None:
-            self._worker = await _Worker.start(self.root, self.config_file)
+            self._worker = _Worker.start(self.root, self.config_file)
         worker = self._worker
         worker.holds[uri] = size
         job = self._job = _Job(uri, version, time.monotonic())
@@ -325,7 +397,7 @@ class OnellmServer(LanguageServer):
         if reply is None:
             if job.stopped:
                 return  # the newer edit's check follows
-            code = await worker.process.wait()
+            code = await worker.wait()
             if self._worker is worker:
                 self._worker = None
             again = retry and not job.stale
@@ -373,7 +445,7 @@ class OnellmServer(LanguageServer):
                     self._make_ready(other)
         found: dict[str, Any] = reply.get("found", {})
         for found_path, entry in found.items():
-            found_uri = uri if found_path == to_fs_path(uri) else from_fs_path(found_path)
+            found_uri = uri if found_path == uris.to_fs_path(uri) else uris.from_fs_path(found_path)
             document = self.workspace.text_documents.get(found_uri) if found_uri else None
             if found_uri is None or document is None or document.version != entry["version"]:
                 continue  # closed, or edited since: the newer text's check publishes
@@ -440,6 +512,14 @@ class OnellmServer(LanguageServer):
             self._loop_task.cancel()
         self.stop_worker()
 
+    def start_worker(self) -> None:
+        """At ``initialize``: keep the check process ``main`` started if it serves this root and
+        configuration, else start one now, ahead of the first check."""
+        if self._worker is not None and not self._worker.serves(self.root, self.config_file):
+            self.stop_worker()
+        if self._worker is None:
+            self._worker = _Worker.start(self.root, self.config_file)
+
     def stop_worker(self) -> None:
         if self._worker is not None:
             self._worker.kill()
@@ -450,8 +530,19 @@ def _positive(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
-def _create(debounce_ms: int, docs_url: str | None, max_document_bytes: int, config_file: str | None) -> OnellmServer:
-    server = OnellmServer(debounce_ms, docs_url, max_document_bytes, config_file)
+def _create(
+    debounce_ms: int,
+    docs_url: str | None,
+    max_document_bytes: int,
+    config_file: str | None,
+    worker: _Worker | None = None,
+) -> OnellmServer:
+    """The server, holding ``worker`` (a check process already started) if given."""
+    from pygls.lsp.server import LanguageServer
+
+    made = type("OnellmServer", (OnellmServer, LanguageServer), {"__module__": __name__})
+    server: OnellmServer = made(debounce_ms, docs_url, max_document_bytes, config_file)
+    server._worker = worker  # pyright: ignore[reportPrivateUsage]
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: OnellmServer, params: types.InitializeParams) -> None:
@@ -469,6 +560,7 @@ def _create(debounce_ms: int, docs_url: str | None, max_document_bytes: int, con
             config = options.get("configFile")
             if isinstance(config, str) and config:
                 ls.config_file = config
+        ls.start_worker()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: OnellmServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -594,7 +686,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--config-file", metavar="FILE", help="the mypy configuration to follow (default: mypy's search from the root)"
     )
     ns = parser.parse_args(argv)
-    server = _create(ns.debounce_ms, ns.docs_url, ns.max_document_bytes, ns.config_file)
+    # The check process first: it imports mypy and loads the warm cache while pygls loads here.
+    worker = _Worker.start(os.getcwd(), ns.config_file)
+    server = _create(ns.debounce_ms, ns.docs_url, ns.max_document_bytes, ns.config_file, worker)
     try:
         server.start_io()
     finally:

@@ -466,3 +466,46 @@ def test_a_new_check_process_starts_once_closed_files_it_holds_pass_a_tenth_of_t
             await s.stop()
 
     asyncio.run(session())
+
+
+def test_a_check_process_primed_in_the_root_checks_a_module_there_with_the_same_findings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``CheckWorker.prime``: with the warm cache written, the build is made before any request
+    (an empty module checked in the root); the first module at the root then gets its findings,
+    the cache's start is still reported, and the primer is neither written nor reported."""
+    from onellm_mypy.checkworker import PRIMER, CheckWorker
+    from onellm_mypy.live import live_options
+    from onellm_mypy.project import project_options
+    from onellm_mypy.warmcache import WarmCache
+
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("ONELLM_LSP_CACHE_DIR", str(tmp_path / "cache"))
+    app = project / "app.py"
+    app.write_text(SMALL)
+    cache = WarmCache.for_options(project_options())
+    cache.write(live_options(project_options()))
+    assert cache.ready
+
+    worker = CheckWorker(None)
+    worker.prime(str(project))
+    assert worker.checker is not None  # built before the first request
+    reply = worker.handle({"path": str(app), "version": 1, "text": SMALL})
+    worker.reset()
+    assert list(reply["found"]) == [str(app)]
+    assert [row[5] for row in reply["found"][str(app)]["diagnostics"]] == [RANGE]
+    assert reply["cache"] == {"directory": cache.directory, "was": "read"}
+    assert not (project / PRIMER).exists()
+
+
+def test_without_a_warm_cache_a_check_process_is_not_primed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No cache: nothing is built ahead (the first request's build analyses the standard library, as before)."""
+    from onellm_mypy.checkworker import CheckWorker
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ONELLM_LSP_CACHE_DIR", str(tmp_path / "cache"))
+    worker = CheckWorker(None)
+    worker.prime(str(tmp_path))
+    assert worker.checker is None and worker.fingerprint is None

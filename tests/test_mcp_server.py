@@ -221,5 +221,16 @@ def test_benchmark_runs() -> None:
         timeout=BOUND,
         check=True,
     ).stdout.splitlines()
-    assert out[0] == "tools/call round trips over stdio, 2 calls x 1 rounds (median of the rounds):"
-    assert [line.split()[0] for line in out[1:]] == ["onellm_runtime.mcp.server", "mcp", "onellm"]
+    assert out[0] == "tools/call round trips, 2 calls x 1 rounds: median (min-max) over the rounds"
+    per_transport = ["onellm", "mcp", "onellm"]  # onellm's row, the SDK's, the target line
+    assert [line.split()[0] for line in out[1:]] == ["stdio:", *per_transport, "http:", *per_transport]
+    assert [line.split(":")[0].strip() for line in out[1:] if "target" in line] == ["onellm / SDK calls per second"] * 2
+
+
+def test_the_sdk_reads_each_tools_input_schema_by_name_as_listed() -> None:
+    """What the SDK's HTTP transport checks ``Mcp-Param-*`` headers against, without a ``tools/list`` per call."""
+    app = server(TOOLS)
+    lookup = app.get_tool_input_schema
+    assert lookup is not None
+    assert {t.name: lookup(t.name) for t in TOOLS} == {t.name: dict(mcp_tool(t))["inputSchema"] for t in TOOLS}
+    assert lookup("no_such_tool") is None

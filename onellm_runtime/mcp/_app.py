@@ -46,30 +46,37 @@ class _Notifier:
 
     A tool reports from its own thread (sync tools run in workers); the events are handed
     to the event loop and sent by one task, which ``flush`` drains before the result goes.
+    The queue and its task are made with the first event: most calls report none.
     """
 
     def __init__(self, ctx: ServerRequestContext[Any, Any]) -> None:
         self._ctx = ctx
         self._loop = asyncio.get_running_loop()
-        self._queue: asyncio.Queue[ToolEvent | None] = asyncio.Queue()
-        self._task = asyncio.ensure_future(self._send_all())
+        self._queue: asyncio.Queue[ToolEvent | None] | None = None
+        self._task: asyncio.Future[None] | None = None
         self._closed = False
+        self._reported = False
 
     def __call__(self, event: ToolEvent) -> None:
         if self._closed:  # the call has answered: a background job's later events have no request to go to
             return
+        self._reported = True
         try:
             self._loop.call_soon_threadsafe(self._put, event)
         except RuntimeError:  # the loop is closed: the call is long over
             pass
 
     def _put(self, event: ToolEvent) -> None:
-        if not self._closed:
-            self._queue.put_nowait(event)
+        if self._closed:
+            return
+        if self._queue is None:
+            self._queue = asyncio.Queue()
+            self._task = asyncio.ensure_future(self._send_all(self._queue))
+        self._queue.put_nowait(event)
 
-    async def _send_all(self) -> None:
+    async def _send_all(self, queue: asyncio.Queue[ToolEvent | None]) -> None:
         while True:
-            event = await self._queue.get()
+            event = await queue.get()
             if event is None:
                 return
             try:
@@ -93,14 +100,17 @@ class _Notifier:
 
     async def flush(self) -> None:
         """Send every event reported so far, then stop."""
-        await asyncio.sleep(0)  # events handed over from worker threads land first
-        self._queue.put_nowait(None)
+        if self._reported:
+            await asyncio.sleep(0)  # events handed over from worker threads land first
         self._closed = True
-        await self._task
+        if self._queue is not None and self._task is not None:
+            self._queue.put_nowait(None)
+            await self._task
 
     def cancel(self) -> None:
         self._closed = True
-        self._task.cancel()
+        if self._task is not None:
+            self._task.cancel()
 
 
 def served_set(tools: Iterable[Tool[..., Any]] | Mapping[str, Tool[..., Any]], invoker: ToolInvoker) -> ToolSet:
@@ -152,7 +162,11 @@ def server(
 
     runner = invoker if invoker is not None else ToolInvoker()
     table = served_set(tools, runner)
-    listed = ListToolsResult.model_validate({"tools": [dict(mcp_tool(t)) for t in table.values()]})
+    described = [dict(mcp_tool(t)) for t in table.values()]
+    listed = ListToolsResult.model_validate({"tools": described})
+    #: Each tool's ``inputSchema`` by name, as listed: what the SDK's HTTP transport checks a call's
+    #: ``Mcp-Param-*`` headers against (without it, the transport runs a whole ``tools/list`` per call).
+    input_schemas: dict[str, Mapping[str, Any]] = {d["name"]: d["inputSchema"] for d in described}
 
     async def list_tools(ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams | None) -> ListToolsResult:
         return listed
@@ -206,7 +220,13 @@ def server(
         await notifier.flush()
         return CallToolResult.model_validate(done.items[0])
 
-    return Server(name, version=version or __version__, on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(
+        name,
+        version=version or __version__,
+        get_tool_input_schema=input_schemas.get,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
 
 
 def _json_text(value: object) -> str:

@@ -38,6 +38,8 @@ RAW_KEY = "onellm/raw-arguments"
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+#: A key without escapes or control characters: its text is its value, no JSON read needed.
+_PLAIN_KEY = re.compile(r'"([^"\\\x00-\x1f]*)"')
 
 #: ``json``'s C scanner, used only to find where a value ends: numbers are kept as their text
 #: (no conversion, so an integer of any length reads), everything else as ``json.loads`` reads it.
@@ -108,16 +110,20 @@ def _members(text: str, pos: int) -> tuple[list[tuple[str, int, int]], int]:
     if text[pos : pos + 1] == "}":
         return found, pos + 1
     while True:
-        key = _STRING.match(text, pos)
+        plain = _PLAIN_KEY.match(text, pos)
+        key = plain or _STRING.match(text, pos)
         if key is None:
             raise _Broken
         pos = _skip_space(text, key.end())
         if text[pos : pos + 1] != ":":
             raise _Broken
-        try:
-            name = json.loads(key.group())
-        except ValueError:  # an invalid escape in the key
-            raise _Broken from None
+        if plain is not None:
+            name = plain.group(1)
+        else:
+            try:
+                name = json.loads(key.group())
+            except ValueError:  # an invalid escape or a control character in the key
+                raise _Broken from None
         start = _skip_space(text, pos + 1)
         try:
             end = _value_end(text, start, name)

@@ -44,9 +44,16 @@ def screen(raw: bytes | str) -> str | Refusal | None:
 #: to answer (a blank line is skipped); ``_END`` when standard input has ended.
 _END = object()
 
+#: How many screened lines may wait for the event loop before the reader thread waits too.
+_WAITING_LINES = 16
 
-def _read_lines(loop: asyncio.AbstractEventLoop, screened: asyncio.Queue[object]) -> None:
-    """Standard input's lines, each screened, into ``screened``; ``_END`` at its end. Waits while the queue is full.
+
+def _read_lines(loop: asyncio.AbstractEventLoop, screened: asyncio.Queue[object], room: threading.Semaphore) -> None:
+    """Standard input's lines, each screened, into ``screened``; ``_END`` at its end.
+
+    Each line takes one of ``room``'s places, which the loop gives back as it takes the line:
+    the thread waits while ``_WAITING_LINES`` lines wait, and hands a line over with one
+    wake-up of the loop (no task or future per line).
 
     A daemon thread of its own, reading the descriptor with ``os.read``: a read blocked on a
     silent client must not keep the process (or a cancelled server) from ending, as a worker
@@ -56,8 +63,9 @@ def _read_lines(loop: asyncio.AbstractEventLoop, screened: asyncio.Queue[object]
     """
 
     def put(item: object) -> bool:
+        room.acquire()
         try:
-            asyncio.run_coroutine_threadsafe(screened.put(item), loop).result()
+            loop.call_soon_threadsafe(screened.put_nowait, item)
         except RuntimeError:  # the loop has closed: nobody reads any more
             return False
         return True
@@ -107,12 +115,14 @@ class ScreenedLines:
         from mcp_types import JSONRPCError
 
         await self._ready.wait()
-        screened: asyncio.Queue[object] = asyncio.Queue(maxsize=16)
+        screened: asyncio.Queue[object] = asyncio.Queue()  # bounded by ``room``
+        room = threading.Semaphore(_WAITING_LINES)
         reader = threading.Thread(
-            target=_read_lines, args=(asyncio.get_running_loop(), screened), name="onellm-mcp-stdin", daemon=True
+            target=_read_lines, args=(asyncio.get_running_loop(), screened, room), name="onellm-mcp-stdin", daemon=True
         )
         reader.start()
         while (frame := await screened.get()) is not _END:
+            room.release()
             if isinstance(frame, Refusal):
                 await self._answers.send(SessionMessage(JSONRPCError.model_validate(frame.answer())))
             else:
