@@ -20,7 +20,9 @@ own signature (see ``_wrapped_method_hook``); ``get_additional_deps`` records a 
 of each module's source so that a warm cache and the daemon see metadata changes.
 
 Loading the plugin imports only ``codes`` and ``decorators``: on a warm cache no hook
-runs, so the front end and ``onellm_runtime`` are imported on the first hook. Hooks run
+runs, so the front end and ``onellm_runtime`` are imported when mypy parses a module that
+imports onellm (``get_additional_deps`` reads that module ahead too, see ``_read_ahead``)
+or on the first hook. Hooks run
 more than once and possibly in several processes, so nothing they decide depends on an
 earlier hook: the instance keeps only caches of pure results (parsed sources keyed by
 file stamps, lowered records, which attributes wrap static or class methods), all
@@ -35,7 +37,19 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from mypy.nodes import GDEF, CallExpr, ClassDef, Context, Decorator, MypyFile, SymbolTableNode, Var
+from mypy.nodes import (
+    GDEF,
+    CallExpr,
+    ClassDef,
+    Context,
+    Decorator,
+    Import,
+    ImportAll,
+    ImportFrom,
+    MypyFile,
+    SymbolTableNode,
+    Var,
+)
 from mypy.options import Options
 from mypy.plugin import AttributeContext, FunctionContext, MethodContext, MethodSigContext, Plugin
 from mypy.types import FunctionLike, Instance, Parameters, Type, get_proper_type
@@ -117,7 +131,7 @@ class OnellmPlugin(Plugin):
         self._lowered_module = ""
         #: Whether a later run reads this one's results (a cache or the daemon): only then can a
         #: module's digest re-check anything, so without one (``--no-incremental``, ``onellm
-        #: check``) no module is read for it, and those without tools are never parsed.
+        #: check``) no module is read for it: only those that import onellm are read ahead.
         self._digests = options.incremental or options.fine_grained_incremental or options.cache_fine_grained
         #: The daemon deletes a module without parsing anything: how many modules the build
         #: had when this generation began tells a deletion (see ``_follow_deletions``).
@@ -304,10 +318,24 @@ class OnellmPlugin(Plugin):
             _keep_text_of_fileless(self.sources, file)
             if self._digests:
                 self._record_digest(file)
+            if _imports_onellm(file):
+                self._read_ahead(file)
         except Exception:
             if os.environ.get("ONELLM_MYPY_DEBUG"):
                 raise
         return []
+
+    def _read_ahead(self, file: MypyFile) -> None:
+        """Parse a module that imports onellm, and import the front end, while mypy loads the build.
+
+        Its hooks would do both on first use anyway; done here, the parsed trees and the front
+        end's modules are made while mypy keeps its garbage collector paused (it does while it
+        parses, then moves what was made to the oldest generation), rather than while it checks,
+        where they would start a collection that scans every young object of mypy's own.
+        """
+        if file.path.endswith(".py") and not _is_library(file.path):
+            self.sources.module(file.path)
+        from . import sites, toolsets  # noqa: F401  (what the first hook imports)
 
     def new_generation(self) -> None:
         """Forget what was lowered and re-check file stamps: the sources may have changed."""
@@ -537,6 +565,17 @@ def _at_module_or_class_level(ctx: MethodContext) -> bool:
     if not isinstance(stack, list):
         return False
     return not any(isinstance(e, FuncItem) for e in stack) and sum(isinstance(e, TypeInfo) for e in stack) <= 1
+
+
+def _imports_onellm(file: MypyFile) -> bool:
+    """Whether a module imports from ``onellm_runtime`` by name (where its tools most often come from)."""
+    for imp in file.imports:
+        if isinstance(imp, (ImportFrom, ImportAll)):
+            if imp.relative == 0 and imp.id.split(".")[0] == "onellm_runtime":
+                return True
+        elif isinstance(imp, Import) and any(name.split(".")[0] == "onellm_runtime" for name, _ in imp.ids):
+            return True
+    return False
 
 
 def _is_library(path: str) -> bool:
