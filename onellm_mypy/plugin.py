@@ -58,11 +58,11 @@ from .codes import ERROR_CODES
 from .decorators import CLASSMETHOD, STATIC, TOOL_CLASS, is_tool_ref, ref_fullname, tool_decorator_index
 
 if TYPE_CHECKING:
-    from .mypy_front import Frontend, RecordMemo
+    from .mypy_front import RecordMemo
     from .sites import LoweredTool
     from .source import SourceCache
 
-__all__ = ["OnellmPlugin", "ERROR_CODES", "report"]
+__all__ = ["OnellmPlugin", "ERROR_CODES"]
 
 _TOOL_CALL = "onellm_runtime.tool._ToolDecorator.__call__"
 _FACTORY_CALL = "onellm_runtime.tool._ToolFactory.__call__"
@@ -74,40 +74,6 @@ _DIGEST_PREFIX = "onellm@"
 _INDIRECT_DEPS_HOOK = hasattr(Plugin, "get_additional_indirect_deps")
 #: Packages whose source changes come with a new version (which mypy re-checks everything for).
 _OWN = frozenset({"onellm_runtime", "onellm_mypy", "mypy", "typing_extensions"})
-
-Fail = Callable[[str, Context, str], None]
-
-
-def report(fe: Frontend, lowered: LoweredTool, module: str, fail: Fail, context: object) -> int:
-    """Every finding of one tool, each at its location (the parameter, the def, the class); how many."""
-    from onellm_runtime.core.diagnostics import check_tool
-
-    from .decorators import tool_decorator_index
-    from .sites import class_duplicates, method_info
-
-    default = lowered.def_context
-    assert default is not None
-    count = 0
-    for d in check_tool(lowered.model):
-        fail(d.message, d.loc if isinstance(d.loc, Context) else default, d.code)
-        count += 1
-    for code, message in lowered.extra:
-        fail(message, default, code)
-        count += 1
-    if isinstance(context, Decorator):
-        cls = method_info(context.func)
-        decos = context.original_decorators
-        if cls is not None and decos and tool_decorator_index(decos[:1]) == 0:
-            for code, message in class_duplicates(fe, cls, module, context.func):
-                fail(message, context.func, code)
-                count += 1
-        elif cls is None and decos and tool_decorator_index(decos[:1]) == 0:
-            from .toolsets import module_duplicates
-
-            for code, message in module_duplicates(fe, module, context.func):
-                fail(message, context.func, code)
-                count += 1
-    return count
 
 
 class OnellmPlugin(Plugin):
@@ -335,7 +301,7 @@ class OnellmPlugin(Plugin):
         """
         if file.path.endswith(".py") and not _is_library(file.path):
             self.sources.module(file.path)
-        from . import sites, toolsets  # noqa: F401  (what the first hook imports)
+        from . import reporting  # noqa: F401  (what the first hook imports)
 
     def new_generation(self) -> None:
         """Forget what was lowered and re-check file stamps: the sources may have changed."""
@@ -411,8 +377,7 @@ class OnellmPlugin(Plugin):
         else:
             return
 
-        from .mypy_front import Frontend, RecordMemo
-        from .sites import class_tool, create_tool, decorator_tools
+        from .reporting import Frontend, RecordMemo, class_tool, create_tool, decorator_tools, report
 
         self._follow_deletions()
         module = tree.fullname
