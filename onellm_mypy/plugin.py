@@ -299,8 +299,9 @@ class OnellmPlugin(Plugin):
         parses, then moves what was made to the oldest generation), rather than while it checks,
         where they would start a collection that scans every young object of mypy's own.
         """
-        if file.path.endswith(".py") and not _is_library(file.path):
-            self.sources.module(file.path)
+        path = file.path
+        if path.endswith(".py") and not _is_library(path) and file.fullname.split(".")[0] not in _OWN:
+            self.sources.module(path)
         from . import reporting  # noqa: F401  (what the first hook imports)
 
     def new_generation(self) -> None:
