@@ -34,7 +34,7 @@ import time
 
 _started = time.process_time()
 _plugin = importlib.import_module("onellm_mypy.plugin")
-for _name in ("onellm_mypy.sites", "onellm_mypy.source", "onellm_runtime.core.diagnostics"):
+for _name in ("onellm_mypy.reporting", "onellm_mypy.source"):
     importlib.import_module(_name)  # what the first hook imports
 IMPORT = time.process_time() - _started
 SPENT = {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import sys
+import weakref
 from collections.abc import Callable
 from typing import Literal, Protocol, cast
 
@@ -185,11 +186,20 @@ class EnumReader:
     """One front end's enums, each read once: its members, aliases, values and node."""
 
     def __init__(self, front: EnumFront) -> None:
-        self.front = front
+        #: A weak reference: the front end holds this reader, and a cycle between them would
+        #: leave each hook's front end for the garbage collector instead of freeing it at once.
+        self._front = weakref.ref(front)
         self._names: dict[str, dict[str, str]] = {}
         self._values: dict[str, dict[str, object]] = {}
         self._exprs: dict[str, dict[str, ast.expr]] = {}
         self._nodes: dict[str, EnumType] = {}
+
+    @property
+    def front(self) -> EnumFront:
+        front = self._front()
+        if front is None:  # pragma: no cover - the front end outlives its reader's use
+            raise ReferenceError("the front end of this enum reader is gone")
+        return front
 
     def value(self, info: TypeInfo, member: str) -> Resolution:
         """An enum member as a value: written as the member it names (an alias's canonical one)."""

@@ -20,7 +20,9 @@ own signature (see ``_wrapped_method_hook``); ``get_additional_deps`` records a 
 of each module's source so that a warm cache and the daemon see metadata changes.
 
 Loading the plugin imports only ``codes`` and ``decorators``: on a warm cache no hook
-runs, so the front end and ``onellm_runtime`` are imported on the first hook. Hooks run
+runs, so the front end and ``onellm_runtime`` are imported when mypy parses a module that
+imports onellm (``get_additional_deps`` reads that module ahead too, see ``_read_ahead``)
+or on the first hook. Hooks run
 more than once and possibly in several processes, so nothing they decide depends on an
 earlier hook: the instance keeps only caches of pure results (parsed sources keyed by
 file stamps, lowered records, which attributes wrap static or class methods), all
@@ -35,7 +37,19 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from mypy.nodes import GDEF, CallExpr, ClassDef, Context, Decorator, MypyFile, SymbolTableNode, Var
+from mypy.nodes import (
+    GDEF,
+    CallExpr,
+    ClassDef,
+    Context,
+    Decorator,
+    Import,
+    ImportAll,
+    ImportFrom,
+    MypyFile,
+    SymbolTableNode,
+    Var,
+)
 from mypy.options import Options
 from mypy.plugin import AttributeContext, FunctionContext, MethodContext, MethodSigContext, Plugin
 from mypy.types import FunctionLike, Instance, Parameters, Type, get_proper_type
@@ -44,11 +58,11 @@ from .codes import ERROR_CODES
 from .decorators import CLASSMETHOD, STATIC, TOOL_CLASS, is_tool_ref, ref_fullname, tool_decorator_index
 
 if TYPE_CHECKING:
-    from .mypy_front import Frontend, RecordMemo
+    from .mypy_front import RecordMemo
     from .sites import LoweredTool
     from .source import SourceCache
 
-__all__ = ["OnellmPlugin", "ERROR_CODES", "report"]
+__all__ = ["OnellmPlugin", "ERROR_CODES"]
 
 _TOOL_CALL = "onellm_runtime.tool._ToolDecorator.__call__"
 _FACTORY_CALL = "onellm_runtime.tool._ToolFactory.__call__"
@@ -60,40 +74,6 @@ _DIGEST_PREFIX = "onellm@"
 _INDIRECT_DEPS_HOOK = hasattr(Plugin, "get_additional_indirect_deps")
 #: Packages whose source changes come with a new version (which mypy re-checks everything for).
 _OWN = frozenset({"onellm_runtime", "onellm_mypy", "mypy", "typing_extensions"})
-
-Fail = Callable[[str, Context, str], None]
-
-
-def report(fe: Frontend, lowered: LoweredTool, module: str, fail: Fail, context: object) -> int:
-    """Every finding of one tool, each at its location (the parameter, the def, the class); how many."""
-    from onellm_runtime.core.diagnostics import check_tool
-
-    from .decorators import tool_decorator_index
-    from .sites import class_duplicates, method_info
-
-    default = lowered.def_context
-    assert default is not None
-    count = 0
-    for d in check_tool(lowered.model):
-        fail(d.message, d.loc if isinstance(d.loc, Context) else default, d.code)
-        count += 1
-    for code, message in lowered.extra:
-        fail(message, default, code)
-        count += 1
-    if isinstance(context, Decorator):
-        cls = method_info(context.func)
-        decos = context.original_decorators
-        if cls is not None and decos and tool_decorator_index(decos[:1]) == 0:
-            for code, message in class_duplicates(fe, cls, module, context.func):
-                fail(message, context.func, code)
-                count += 1
-        elif cls is None and decos and tool_decorator_index(decos[:1]) == 0:
-            from .toolsets import module_duplicates
-
-            for code, message in module_duplicates(fe, module, context.func):
-                fail(message, context.func, code)
-                count += 1
-    return count
 
 
 class OnellmPlugin(Plugin):
@@ -117,7 +97,7 @@ class OnellmPlugin(Plugin):
         self._lowered_module = ""
         #: Whether a later run reads this one's results (a cache or the daemon): only then can a
         #: module's digest re-check anything, so without one (``--no-incremental``, ``onellm
-        #: check``) no module is read for it, and those without tools are never parsed.
+        #: check``) no module is read for it: only those that import onellm are read ahead.
         self._digests = options.incremental or options.fine_grained_incremental or options.cache_fine_grained
         #: The daemon deletes a module without parsing anything: how many modules the build
         #: had when this generation began tells a deletion (see ``_follow_deletions``).
@@ -306,10 +286,25 @@ class OnellmPlugin(Plugin):
             _keep_text_of_fileless(self.sources, file)
             if self._digests:
                 self._record_digest(file)
+            if _imports_onellm(file):
+                self._read_ahead(file)
         except Exception:
             if os.environ.get("ONELLM_MYPY_DEBUG"):
                 raise
         return []
+
+    def _read_ahead(self, file: MypyFile) -> None:
+        """Parse a module that imports onellm, and import the front end, while mypy loads the build.
+
+        Its hooks would do both on first use anyway; done here, the parsed trees and the front
+        end's modules are made while mypy keeps its garbage collector paused (it does while it
+        parses, then moves what was made to the oldest generation), rather than while it checks,
+        where they would start a collection that scans every young object of mypy's own.
+        """
+        path = file.path
+        if path.endswith(".py") and not _is_library(path) and file.fullname.split(".")[0] not in _OWN:
+            self.sources.module(path)
+        from . import reporting  # noqa: F401  (what the first hook imports)
 
     def new_generation(self) -> None:
         """Forget what was lowered and re-check file stamps: the sources may have changed."""
@@ -385,8 +380,7 @@ class OnellmPlugin(Plugin):
         else:
             return
 
-        from .mypy_front import Frontend, RecordMemo
-        from .sites import class_tool, create_tool, decorator_tools
+        from .reporting import Frontend, RecordMemo, class_tool, create_tool, decorator_tools, report
 
         self._follow_deletions()
         module = tree.fullname
@@ -539,6 +533,17 @@ def _at_module_or_class_level(ctx: MethodContext) -> bool:
     if not isinstance(stack, list):
         return False
     return not any(isinstance(e, FuncItem) for e in stack) and sum(isinstance(e, TypeInfo) for e in stack) <= 1
+
+
+def _imports_onellm(file: MypyFile) -> bool:
+    """Whether a module imports from ``onellm_runtime`` by name (where its tools most often come from)."""
+    for imp in file.imports:
+        if isinstance(imp, (ImportFrom, ImportAll)):
+            if imp.relative == 0 and imp.id.split(".")[0] == "onellm_runtime":
+                return True
+        elif isinstance(imp, Import) and any(name.split(".")[0] == "onellm_runtime" for name, _ in imp.ids):
+            return True
+    return False
 
 
 def _is_library(path: str) -> bool:
