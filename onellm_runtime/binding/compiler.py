@@ -61,10 +61,11 @@ class Compiler:
     def __init__(self, naming: str | None) -> None:
         self.naming: str | None = naming
         self.uses_decimal: bool = False
-        #: How many records the node being compiled is inside. Outside any, a checked list is
-        #: the reader's own list, unchanged: no code of the user's sees it before binding ends.
-        #: Inside one, a constructor or validator could change it before a second pass reads
-        #: the same document again, so each bound list is a copy.
+        #: How many records the node being compiled is inside. Outside any, a checked list (of
+        #: scalars, or in a JSON value) is the reader's own list, unchanged: no code of the
+        #: user's sees it before binding ends. Inside one, a constructor or validator could
+        #: change it before a second pass reads the same document again, so each bound list
+        #: is a copy.
         self._records = 0
 
     def node(self, node: TypeNode) -> Check:
@@ -103,7 +104,9 @@ class Compiler:
             return map_check(self.node(base.value), "an object" + or_null)
         if isinstance(base, JsonType):
             c = markers.constraints_of(node)
-            return json_check(base.kind, _int_or_none(c.min_length), _int_or_none(c.max_length), nullable)
+            return json_check(
+                base.kind, _int_or_none(c.min_length), _int_or_none(c.max_length), nullable, not self._records
+            )
         if isinstance(base, Record):
             return record_check(self._body(base, None), "an object" + or_null)
         raise TypeError(f"no binder for {base!r}; check the tool with diagnostics.check_tool first")

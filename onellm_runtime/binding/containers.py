@@ -190,117 +190,133 @@ def map_check(value: Check, expect: str) -> Check:
 # --- JSON values --------------------------------------------------------------------------
 
 
-def _walk(v: Any, c: Call) -> Any:
-    """Any JSON value: checked (finite numbers, valid text, string keys) and rebuilt as plain data."""
-    t = type_of(v)
-    if t is str:
-        if not v.isascii() and SURROGATE.search(v) is not None:
-            if c.fail():
-                c.add(surrogate_text(v))
+def _walker(own: bool) -> Check:
+    """The walk of a JSON value; ``own``: the reader's lists may be the bound value (see
+    ``checks.kept``), else every list is a new one, as a caller's always are."""
+
+    def walk(v: Any, c: Call) -> Any:
+        """Any JSON value: checked (finite numbers, valid text, string keys) and rebuilt as plain data."""
+        t = type_of(v)
+        if t is str:
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                if c.fail():
+                    c.add(surrogate_text(v))
+                return BAD
+            return v
+        if t is int:
+            if not LEAST_SMALL_INT < v < SMALL_INT and not c.raw:  # a mapping's int: never converted yet
+                limit = over_digit_limit(v)
+                if limit:
+                    if c.fail():
+                        c.add(digits_text(limit))
+                    return BAD
+            return v
+        if t is bool or v is None:
+            return v
+        if t is float:
+            if v - v != 0.0:
+                if c.fail():
+                    c.add(f"must be a finite number, got {excerpt(v)}.")
+                return BAD
+            return v
+        if t is list:
+            items: list[Any] = v
+            if c.collect:
+                out: list[Any] = []
+                ok = True
+                for i, x in enumerate(items):
+                    c.path.append(i)
+                    r = walk(x, c)
+                    c.path.pop()
+                    ok = ok and r is not BAD
+                    out.append(r)
+                return out if ok else BAD
+            if own and c.raw:
+                # The reader's own list (the fast pass): kept while no item changes, so a value's
+                # arrays cost no second copy; an item that becomes another object (a raw object's
+                # pairs a dict, a Decimal a float) starts a new list. The reader's list is never
+                # changed, since a collecting pass may walk it again. Written inline, one frame per
+                # level, and a one-item list (each level of a deep document) without an iterator.
+                if len(items) == 1:
+                    x = items[0]
+                    r = walk(x, c)
+                    return items if r is x else [r]
+                i = 0
+                for x in items:
+                    r = walk(x, c)
+                    if r is not x:
+                        out = items[:i]
+                        out.append(r)
+                        append = out.append
+                        for y in itertools.islice(items, i + 1, None):
+                            append(walk(y, c))
+                        return out
+                    i += 1
+                return items
+            # A plain loop, not a comprehension or map: one frame per level (3.10 and 3.11 give a
+            # comprehension a frame of its own; map re-enters the interpreter from C, which makes
+            # every level of a deep document slower), so the walk reaches as deep as the reader.
+            out = []
+            append = out.append
+            for x in items:
+                append(walk(x, c))
+            return out
+        d = as_object(v, c)
+        if d is BAD:
             return BAD
-        return v
-    if t is int:
-        if not LEAST_SMALL_INT < v < SMALL_INT and not c.raw:  # a mapping's int: never converted yet
-            limit = over_digit_limit(v)
-            if limit:
+        if d is not None:
+            ok = _keys_fine(d, c)
+            if c.collect:
+                obj: dict[Any, Any] = {}
+                for k, x in d.items():
+                    c.path.append(k)
+                    r = walk(x, c)
+                    c.path.pop()
+                    ok = ok and r is not BAD
+                    obj[k] = r
+                return obj if ok else BAD
+            if d is not v:  # made just now from a raw object's pairs: its values are replaced in place
+                for k, x in d.items():
+                    r = walk(x, c)
+                    if r is not x:
+                        d[k] = r
+                return d
+            obj = {}
+            for k, x in d.items():
+                obj[k] = walk(x, c)
+            return obj
+        if t is Decimal:
+            limit = digit_limit()
+            if v.is_finite() and v.as_tuple().exponent == 0 and limit and v.adjusted() + 1 > limit:
                 if c.fail():
                     c.add(digits_text(limit))
                 return BAD
-        return v
-    if t is bool or v is None:
-        return v
-    if t is float:
-        if v - v != 0.0:
-            if c.fail():
-                c.add(f"must be a finite number, got {excerpt(v)}.")
-            return BAD
-        return v
-    if t is list:
-        items: list[Any] = v
-        if c.collect:
-            out: list[Any] = []
-            ok = True
-            for i, x in enumerate(items):
-                c.path.append(i)
-                r = _walk(x, c)
-                c.path.pop()
-                ok = ok and r is not BAD
-                out.append(r)
-            return out if ok else BAD
-        if c.raw:
-            # The reader's own list (the fast pass): kept while no item changes, so a value's
-            # arrays cost no second copy; an item that becomes another object (a raw object's
-            # pairs a dict, a Decimal a float) starts a new list. The reader's list is never
-            # changed, since a collecting pass may walk it again. Written inline, one frame per
-            # level, and a one-item list (each level of a deep document) without an iterator.
-            if len(items) == 1:
-                x = items[0]
-                r = _walk(x, c)
-                return items if r is x else [r]
-            i = 0
-            for x in items:
-                r = _walk(x, c)
-                if r is not x:
-                    out = items[:i]
-                    out.append(r)
-                    append = out.append
-                    for y in itertools.islice(items, i + 1, None):
-                        append(_walk(y, c))
-                    return out
-                i += 1
-            return items
-        # A plain loop, not a comprehension or map: one frame per level (3.10 and 3.11 give a
-        # comprehension a frame of its own; map re-enters the interpreter from C, which makes
-        # every level of a deep document slower), so the walk reaches as deep as the reader.
-        out = []
-        append = out.append
-        for x in items:
-            append(_walk(x, c))
-        return out
-    d = as_object(v, c)
-    if d is BAD:
+            x = float(v) if v.is_finite() else math.nan  # float() raises for a signalling NaN
+            if x - x != 0.0:
+                if c.fail():
+                    c.add(f"must be a finite number, got {excerpt(v)}.")
+                return BAD
+            return x
+        if c.fail():
+            c.add(f"must be a JSON value, got {t.__name__}.")
         return BAD
-    if d is not None:
-        ok = _keys_fine(d, c)
-        if c.collect:
-            obj: dict[Any, Any] = {}
-            for k, x in d.items():
-                c.path.append(k)
-                r = _walk(x, c)
-                c.path.pop()
-                ok = ok and r is not BAD
-                obj[k] = r
-            return obj if ok else BAD
-        if d is not v:  # made just now from a raw object's pairs: its values are replaced in place
-            for k, x in d.items():
-                r = _walk(x, c)
-                if r is not x:
-                    d[k] = r
-            return d
-        obj = {}
-        for k, x in d.items():
-            obj[k] = _walk(x, c)
-        return obj
-    if t is Decimal:
-        limit = digit_limit()
-        if v.is_finite() and v.as_tuple().exponent == 0 and limit and v.adjusted() + 1 > limit:
-            if c.fail():
-                c.add(digits_text(limit))
-            return BAD
-        x = float(v) if v.is_finite() else math.nan  # float() raises for a signalling NaN
-        if x - x != 0.0:
-            if c.fail():
-                c.add(f"must be a finite number, got {excerpt(v)}.")
-            return BAD
-        return x
-    if c.fail():
-        c.add(f"must be a JSON value, got {t.__name__}.")
-    return BAD
+
+    return walk
 
 
-def json_check(kind: str, min_items: int | None, max_items: int | None, nullable: bool) -> Check:
+#: Outside every record: the reader's lists are kept.
+_walk = _walker(True)
+#: Inside a record: a constructor could change a list before a collecting pass reads the
+#: document again, so each list is a copy.
+_walk_copying = _walker(False)
+
+
+def json_check(kind: str, min_items: int | None, max_items: int | None, nullable: bool, own: bool) -> Check:
+    """The check of a JSON value, array or object; ``own``: the reader's lists may be the
+    bound value (outside every record, see ``_walker``)."""
+    walk = _walk if own else _walk_copying
     if kind == "value":
-        return _walk
+        return walk
     expect = ("an object" if kind == "object" else "an array") + (" or null" if nullable else "")
     sized = min_items is not None or max_items is not None
 
@@ -317,6 +333,6 @@ def json_check(kind: str, min_items: int | None, max_items: int | None, nullable
                 if c.fail():
                     c.add(f"must have {count_text(min_items, max_items, 'item', n)}, got {n}.")
                 return BAD
-        return _walk(v, c)
+        return walk(v, c)
 
     return check
