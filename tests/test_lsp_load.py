@@ -484,7 +484,7 @@ def test_a_check_process_primed_in_the_root_checks_a_module_there_with_the_same_
     monkeypatch.chdir(project)
     monkeypatch.setenv("ONELLM_LSP_CACHE_DIR", str(tmp_path / "cache"))
     app = project / "app.py"
-    app.write_text(SMALL)
+    app.write_text(PAGE)
     cache = WarmCache.for_options(project_options())
     cache.write(live_options(project_options()))
     assert cache.ready
@@ -492,7 +492,7 @@ def test_a_check_process_primed_in_the_root_checks_a_module_there_with_the_same_
     worker = CheckWorker(None)
     worker.prime(str(project))
     assert worker.checker is not None  # built before the first request
-    reply = worker.handle({"path": str(app), "version": 1, "text": SMALL})
+    reply = worker.handle({"path": str(app), "version": 1, "text": PAGE})
     worker.reset()
     assert list(reply["found"]) == [str(app)]
     assert [row[5] for row in reply["found"][str(app)]["diagnostics"]] == [RANGE]
