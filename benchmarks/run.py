@@ -7,11 +7,12 @@
     python benchmarks/run.py --baseline /tmp/base --only build,bind --without all   # before/after
 
 Sections: build (schema per tool, docstring share), bind (per call, str and bytes), invoke
-(per call), import, scale (1,000 and 50,000 tools), mypy (the plugin's cost), hostile (the
-bounds of hostile.py, once), models (binding a pydantic BaseModel beside pydantic's validate_json),
-shapes (bind per shape of document against the unchecked floor and pydantic strict), lsp (the
-language server's latencies), servers (MCP tools/call per call, onellm's server beside the SDK's,
-stdio and HTTP). A round samples every entry of every comparison once, the
+(per call), dispatch (a reply of N calls, per call, beside N awaited invokes), import, scale
+(1,000 and 50,000 tools), mypy (the plugin's cost), hostile (the bounds of hostile.py, once),
+models (binding a pydantic BaseModel beside pydantic's validate_json), shapes (bind per shape
+of document against the unchecked floor and pydantic strict), lsp (the language server's
+latencies), servers (MCP tools/call per call, onellm's server beside the SDK's, stdio and
+HTTP). A round samples every entry of every comparison once, the
 entries alternating; each figure is printed as its minimum, its median and its range
 (min-max) over the rounds, each ratio as the median of the round-by-round ratios and their
 range. The target lines come last.
@@ -66,6 +67,7 @@ from benchmarks import (  # noqa: E402
     bind,
     bind_shapes,
     build,
+    dispatch_overhead,
     hostile_bounds,
     imports,
     invoke,
@@ -85,6 +87,7 @@ SECTIONS: dict[str, ModuleType] = {
     "build": build,
     "bind": bind,
     "invoke": invoke,
+    "dispatch": dispatch_overhead,
     "import": imports,
     "scale": scale,
     "mypy": typecheck,
@@ -154,8 +157,8 @@ def _measure(
 
 
 #: The order of the final target lines: type-check time, the language server, scale, bytes, docstring share,
-#: invoke, hostile bounds, bind per shape.
-TARGET_ORDER = ("mypy", "lsp", "servers", "scale", "bind", "build", "invoke", "hostile", "import", "shapes")
+#: invoke, dispatch per call, hostile bounds, bind per shape.
+TARGET_ORDER = ("mypy", "lsp", "servers", "scale", "bind", "build", "invoke", "dispatch", "hostile", "import", "shapes")
 
 
 def _targets(results: Results, only: list[str]) -> list[Target]:

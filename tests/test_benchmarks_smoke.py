@@ -21,6 +21,7 @@ SECTIONS = (
     "1. Schema build per tool",
     "2. Bind per call from raw JSON",
     "3. End-to-end invoke per call",
+    "10. dispatch of one reply of N calls, per call, beside N awaited invokes",
     "4. Import time",
     "5. Scale: building 20 and 200 tools",
     "6. Type-check time: mypy on generated projects",
@@ -53,6 +54,10 @@ TARGET_LINES = (
     r"invoke: fastest peer's call path / onellm, small call >= 1\.00x: ",
     r"invoke: fastest peer's call path / onellm, medium call >= 1\.00x: ",
     r"invoke: fastest peer's call path / onellm, large call >= 1\.00x: ",
+    *(
+        rf"dispatch of N calls / N awaited invokes, CPU per call, {kind} tool <= 1\.10x: [0-9.]+x"
+        for kind in ("def", "async def")
+    ),
     r"hostile documents: worst bind CPU / json\.loads CPU <= 20\.00x: [0-9.]+x",
     r"hostile documents: worst peak memory per MB of input <= 50\.00 MB/MB: [0-9.]+ MB/MB",
     r"hostile documents: worst event-loop stall up to 1 MB <= 50\.00 ms: [0-9.]+ ms",
