@@ -34,6 +34,13 @@ def recorded(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[ToolModel]]:
         return CHECK_TOOL(tool)
 
     monkeypatch.setattr(diagnostics, "check_tool", recording)
+    # The plugin's hook module holds the function under its own name: recorded there too.
+    try:
+        from onellm_mypy import reporting
+    except ImportError:  # the runtime alone, without mypy: no plugin to record
+        pass
+    else:
+        monkeypatch.setattr(reporting, "check_tool", recording)
     yield models
 
 

@@ -71,7 +71,7 @@ class Evaluation:
         self.in_field = in_field
         #: A Literal's order was read at an origin the caches do not key on (the root's, or a
         #: type argument's): the result is not to be cached by the annotation object.
-        self.contextual = False
+        self.contextual: bool = False
 
     def evaluate(self, tp: object) -> Form:
         if type(tp) is type:  # a plain class: the usual annotation

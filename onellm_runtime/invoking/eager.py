@@ -20,6 +20,10 @@ class Started:
 
     __slots__ = ("coroutine", "pending", "context")
 
+    coroutine: Coroutine[Any, Any, Any]
+    pending: object
+    context: contextvars.Context
+
     def __init__(self, coroutine: Coroutine[Any, Any, Any], pending: object, context: contextvars.Context) -> None:
         self.coroutine = coroutine
         self.pending = pending
