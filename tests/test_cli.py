@@ -124,6 +124,7 @@ def search(
 """
 
 
+@pytest.mark.slow  # onellm check run cold once per output format (about 13 s)
 def test_check_formats_and_exit_codes(tmp_path: Path) -> None:
     (tmp_path / "app.py").write_text(FAULTY)
     text = onellm("check", "app.py", cwd=tmp_path)

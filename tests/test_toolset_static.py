@@ -288,6 +288,7 @@ def test_the_olt007_forms_on_the_page_print_what_it_shows(
         assert proc.returncode == 1
 
 
+@pytest.mark.slow  # a cold mypy run in this process, typeshed included (about 15 s)
 def test_a_tool_set_the_plugin_fails_to_read_is_a_note_never_silence(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
