@@ -357,11 +357,7 @@ class ToolInvoker:
             if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):
                 value = await value
         except asyncio.CancelledError as e:
-            if not _cancelled_by_caller():  # the tool's own: its failure, like any other
-                return self._failure(_failed(prepared.name, e), context)
-            if context is not None:
-                context.cancellation.cancel()
-            raise
+            return self._cancelled(e, context, prepared)
         except BaseException as e:  # of any kind: SystemExit, KeyboardInterrupt, GeneratorExit too
             return self._failure(_failed(prepared.name, e), context)
         return self._finish(tool, value, context, prepared)
@@ -617,11 +613,7 @@ class ToolInvoker:
                 return
             step = first_step(cast("Coroutine[Any, Any, Any]", called))
         except asyncio.CancelledError as e:
-            if _cancelled_by_caller():
-                if context is not None:
-                    context.cancellation.cancel()
-                raise
-            results[index] = self._failure(_failed(prepared.name, e), context)
+            results[index] = self._cancelled(e, context, prepared)
             return
         except BaseException as e:  # of any kind, as in ``invoke``
             results[index] = self._failure(_failed(prepared.name, e), context)
@@ -645,11 +637,7 @@ class ToolInvoker:
             if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):
                 value = await value
         except asyncio.CancelledError as e:
-            if not _cancelled_by_caller():  # the tool's own: its failure, like any other
-                return self._failure(_failed(prepared.name, e), context)
-            if context is not None:
-                context.cancellation.cancel()
-            raise
+            return self._cancelled(e, context, prepared)
         except BaseException as e:  # of any kind: SystemExit, KeyboardInterrupt, GeneratorExit too
             return self._failure(_failed(prepared.name, e), context)
         return self._finish(tool, value, context, prepared)
@@ -731,14 +719,19 @@ class ToolInvoker:
             try:
                 value = await value
             except asyncio.CancelledError as e:
-                if not _cancelled_by_caller():  # the tool's own: its failure, like any other
-                    return self._failure(_failed(prepared.name, e), context)
-                if context is not None:
-                    context.cancellation.cancel()
-                raise
+                return self._cancelled(e, context, prepared)
             except BaseException as e:  # of any kind, as from the thread
                 return self._failure(_failed(prepared.name, e), context)
         return self._finish(tool, value, context, prepared)
+
+    def _cancelled(self, e: asyncio.CancelledError, context: ToolContext | None, prepared: _Prepared) -> ToolResult:
+        """A ``CancelledError`` the tool raised itself is its failure, like any other; the caller's
+        cancellation sets the call's token and goes on up."""
+        if not _cancelled_by_caller():
+            return self._failure(_failed(prepared.name, e), context)
+        if context is not None:
+            context.cancellation.cancel()
+        raise e
 
     def _finish(
         self, tool: Tool[..., Any], value: object, context: ToolContext | None, prepared: _Prepared
