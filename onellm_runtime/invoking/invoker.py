@@ -433,13 +433,12 @@ class ToolInvoker:
                 prepared = prepared_for[id(tool)] = self._prepare(tool)
             kind = type(raw)
             try:
-                if kind is str or kind is bytes:
-                    if len(raw) > BIND_OFF_LOOP_CHARS:
-                        kwargs, mode = await loop.run_in_executor(None, prepared.binder._bind, raw, provider)  # pyright: ignore[reportPrivateUsage]
-                    else:
-                        chars += len(raw)
-                        kwargs, mode = prepared.binder._bind(raw, provider)  # pyright: ignore[reportPrivateUsage]
+                text = kind is str or kind is bytes
+                if text and len(raw) > BIND_OFF_LOOP_CHARS:
+                    kwargs, mode = await loop.run_in_executor(None, prepared.binder._bind, raw, provider)  # pyright: ignore[reportPrivateUsage]
                 else:
+                    if text:
+                        chars += len(raw)
                     kwargs, mode = prepared.binder._bind(raw, provider)  # pyright: ignore[reportPrivateUsage]
             except ArgumentError as e:
                 results[index] = self._failure(str(e), contexts[index] if contexts else None)
