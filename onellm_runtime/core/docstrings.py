@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import NamedTuple, Protocol, TypeVar
 
 from .caches import BoundedCache
 
@@ -480,80 +480,167 @@ class _Reader:
         return end
 
 
-# --- the usual tool docstring, read in one pass ---------------------------------
+# --- the usual tool docstrings, read without the line reader ---------------------------
 
-#: The headers ``_read_plain`` takes, as written.
-_PLAIN_HEADERS = frozenset(("Args:", "Arguments:", "Parameters:", "Params:"))
-
-#: White space other than the space and the line break (cleaning would change it).
-_OTHER_SPACE = re.compile(r"[^\S \n]")
-
-#: A summary line that could be something else than paragraph text (a list item, a heading,
-#: an underline): ``_read_plain`` leaves those to the reader.
-_NOT_PROSE = frozenset("-*+#=0123456789")
+_T = TypeVar("_T", bound=tuple[object, ...])
 
 
-def _read_plain(doc: str) -> ParsedDocstring | None:
-    """What ``_Reader`` reads from the commonest tool docstring, or None for any other.
+class _TupleNew(Protocol):
+    def __call__(self, cls: type[_T], fields: tuple[object, ...], /) -> _T: ...
 
-    The shape: paragraphs of plain prose (no colon, backquote, or line that could be a list
-    item, a heading or an underline), then ``Args:`` (or ``Arguments:``, ``Parameters:``,
-    ``Params:``) on a later line, then one-line ``name: text`` entries lined up at or past
-    the header's column, then nothing but blank lines. Read with string methods only: with
-    no tab, carriage return or other white space, cleaning the docstring changes no line's
-    indentation relative to another's, which is all the reader compares.
-    ``tests/test_build_caches.py`` holds the two readings equal.
+
+#: Builds a named tuple from a tuple of its fields in C (a named tuple's own ``__new__`` is a
+#: Python function, a call per piece).
+_new: _TupleNew = tuple.__new__
+
+#: The headers ``_read_plain`` takes, as written (less indentation and trailing spaces):
+#: whether their entries are parameters (else attributes).
+_PLAIN_HEADERS: dict[str, bool] = {
+    **dict.fromkeys(("Args:", "Arguments:", "Parameters:", "Params:"), True),
+    "Attributes:": False,
+}
+
+#: One of them on its own line, found anywhere when the first colon is not the header's.
+_PLAIN_HEADER = re.compile(r"\n *(?:Args|Arguments|Parameters|Params|Attributes): *\n")
+
+#: A prose line's first character that could make it something else than paragraph text (a
+#: list item, a heading, an underline, a Sphinx field): ``_paragraphs`` leaves those to the reader.
+_NOT_PROSE = frozenset("-*+#=:0123456789")
+
+
+class _PlainDocstring(ParsedDocstring):
+    """A parse laid out as ``_read_plain`` reads: paragraphs of prose, then perhaps a
+    parameters or attributes heading with one-line entries ``name: text``, each naming one
+    parameter or attribute (no name twice), the text already flat. Its ``pieces`` are the
+    paragraphs and the heading; the entries are ``params`` or ``attributes``, in their
+    order, each the line it was written as (attribute entries never leave the description).
+    ``description`` writes what ``ParsedDocstring.description`` writes for the reader's
+    pieces of the same docstring, without building a piece per entry.
     """
-    colon = doc.find(":")
-    if colon < 0 or "`" in doc or _OTHER_SPACE.search(doc):
+
+    __slots__ = ()
+
+    def description(self, names: Collection[str]) -> str:
+        """The paragraphs apart by blank lines, then the heading and the entries that stay, if any."""
+        pieces = self.pieces
+        params = self.params
+        entries = params or self.attributes
+        if not entries:  # prose alone
+            return pieces[0].text if len(pieces) == 1 else "\n\n".join([piece.text for piece in pieces])
+        prose = pieces[0].text if len(pieces) == 2 else "\n\n".join([piece.text for piece in pieces[:-1]])
+        if params:
+            if all(map(names.__contains__, params)):
+                return prose
+            staying = [f"{name}: {text}" for name, text in params.items() if name not in names]
+        else:
+            staying = [f"{name}: {text}" for name, text in entries.items()]
+        heading = pieces[-1]
+        section = heading.text + "\n" + "\n".join(staying)
+        if len(pieces) == 1:
+            return section
+        return prose + ("\n\n" if heading.blank_before else "\n") + section
+
+
+def _paragraphs(text: str) -> tuple[list[Piece], bool] | None:
+    """The paragraph pieces of ``text`` (lines of plain prose, blank lines between
+    paragraphs) and whether a blank line ends it; None when a line could be read as
+    something else (a list item, a heading, an underline, a field) or ``text`` has a
+    carriage return (which the reader takes for a line break).
+
+    Only ``str.strip`` and ``str.split`` touch white space here, as in the reader, so
+    a tab or another space reads the same.
+    """
+    if "\r" in text:
         return None
-    start = doc.rfind("\n", 0, colon) + 1
-    if start == 0:
-        return None  # the header on the first line, whose indentation cleaning drops
-    end = doc.find("\n", colon)
-    if end < 0:
-        return None
-    header = doc[start:end]
-    if header.strip() not in _PLAIN_HEADERS:
-        return None
+    body = text.strip()
+    if "\n" not in body:  # the summary alone, or nothing
+        if not body:
+            return [], False
+        if body[0] in _NOT_PROSE:
+            return None  # (a heading alone on its line is read as its own words: the same piece)
+        blank = text[-1] == "\n" or "\n" in text[text.rfind(body[-1]) :]
+        if "  " in body or "`" in body or not body.isprintable():
+            body = flatten(body)
+        return [_new(Piece, (body, False, (), -1, False))], blank
     pieces: list[Piece] = []
     paragraph: list[str] = []
     blank = False  # a blank line since the last piece
-    for line in doc[: start - 1].split("\n"):
-        text = line.strip()
-        if not text:
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line:
             if paragraph:
-                pieces.append(Piece(" ".join(" ".join(paragraph).split()), blank and bool(pieces)))
+                pieces.append(_new(Piece, (flatten(" ".join(paragraph)), blank and bool(pieces), (), -1, False)))
                 paragraph = []
             blank = True
-        elif text[0] in _NOT_PROSE:
+        elif line[0] in _NOT_PROSE or (line[-1] == ":" and _section_kind(line) is not None):
             return None
         else:
-            paragraph.append(text)
+            paragraph.append(line)
     if paragraph:
-        pieces.append(Piece(" ".join(" ".join(paragraph).split()), blank and bool(pieces)))
+        pieces.append(_new(Piece, (flatten(" ".join(paragraph)), blank and bool(pieces), (), -1, False)))
         blank = False
-    header_indent = len(header) - len(header.lstrip(" "))
-    rest = doc[end + 1 :].rstrip(" \n").split("\n")
-    column = len(rest[0]) - len(rest[0].lstrip(" "))
-    if not rest[0] or column < header_indent:
+    return pieces, blank
+
+
+def _read_plain(doc: str) -> ParsedDocstring | None:
+    """What ``_Reader`` reads from the commonest tool docstrings, or None for any other.
+
+    The shapes: paragraphs of prose alone; or prose, then ``Args:`` (or ``Arguments:``,
+    ``Parameters:``, ``Params:``, ``Attributes:``) on a later line, then one-line ``name: text`` entries at
+    one column at or past the header's, the name an ASCII identifier, the text already flat
+    (no double space, no markup, no white space but the space), then nothing but blank
+    lines. The entries are checked all at once on the block, each cut between two made a
+    ``" | "``: another line break (a line at another column, a blank line) or white space
+    is unprintable, and a text with a space at an edge, a deeper line or an empty text
+    puts two spaces together. Cleaning the docstring shifts every line after the first by
+    the same margin, so columns compared here compare the same as in the reader.
+    ``tests/test_build_caches.py`` holds the two readings equal.
+    """
+    colon = doc.find(":")
+    if colon < 0:
+        prose = _paragraphs(doc)
+        if prose is None or not prose[0]:
+            return None
+        return _new(_PlainDocstring, (_EMPTY, _EMPTY, tuple(prose[0])))
+    start = doc.rfind("\n", 0, colon)
+    end = doc.find("\n", colon) + 1
+    header = doc[start + 1 : end - 1]
+    title = header.strip(" ")
+    if start < 0 or not end or title not in _PLAIN_HEADERS:
+        found = _PLAIN_HEADER.search(doc, colon)  # prose with a colon, or no header
+        if found is None:
+            return None
+        start, end = found.span()
+        header = doc[start + 1 : end - 1]
+        title = header.strip(" ")
+    first = doc[end : end + 80]
+    column = len(first) - len(first.lstrip(" "))
+    if column == len(first) or column < len(header) - len(header.lstrip(" ")):
+        return None  # no entry line after the header, or one shallower than it
+    body = doc[end + column : len(doc.rstrip(" \n"))]
+    cut = doc[end - 1 : end + column]  # the line break and the column's spaces
+    joined = body.replace(cut, " | ")
+    if not joined.isprintable() or "  " in joined or "`" in joined:
         return None
-    section = len(pieces)
-    pieces.append(Piece(header.strip(), blank and bool(pieces), (), section, True))
-    params: dict[str, str] = {}
-    for line in rest:
-        entry = line.lstrip(" ")
-        if len(line) - len(entry) != column:
-            return None  # another column, or a blank line: the reader's
-        name, sep, text = entry.partition(": ")
-        flat = " ".join(text.split())
-        if not (sep and flat and name.isascii() and name.isidentifier()):
-            return None
-        if not name[0].islower() and _is_section_name(name):
-            return None
-        params.setdefault(name, flat)
-        pieces.append(Piece(f"{name}: {flat}", False, (name,), section))  # the line, flattened
-    return ParsedDocstring(MappingProxyType(params), _EMPTY, tuple(pieces))
+    lines = body.split(cut)
+    try:
+        entries: dict[str, str] = dict([line.split(": ", 1) for line in lines])
+    except ValueError:  # a line with no ": "
+        return None
+    keys = " ".join(entries)
+    if len(entries) != len(lines) or not keys.isascii() or not all(map(str.isidentifier, entries)):
+        return None  # a name twice (the first wins), or a head that is no plain name
+    if not keys.islower() and any(not name[0].islower() and _is_section_name(name) for name in entries):
+        return None  # "Returns: ..." ends the section in the reader
+    prose = _paragraphs(doc[:start])
+    if prose is None:
+        return None
+    pieces, blank = prose
+    if _PLAIN_HEADERS[title]:
+        pieces.append(_new(Piece, (title, blank and bool(pieces), (), len(pieces), True)))
+        return _new(_PlainDocstring, (MappingProxyType(entries), _EMPTY, tuple(pieces)))
+    pieces.append(_new(Piece, (title, blank and bool(pieces), (), -1, False)))
+    return _new(_PlainDocstring, (_EMPTY, MappingProxyType(entries), tuple(pieces)))
 
 
 def parse_docstring(doc: str | None) -> ParsedDocstring:
