@@ -291,6 +291,10 @@ def _heading_at(lines: list[str], i: int) -> tuple[str | None, int] | None:
     return None
 
 
+#: The first characters of an underline.
+_RULE_STARTS = ("-", "=")
+
+
 def _is_bulleted(stripped: str) -> bool:
     return stripped[:1] in "-*+" and stripped[1:2].isspace()
 
@@ -354,7 +358,7 @@ class _Reader:
 
     def piece(self, text: str, names: tuple[str, ...] = (), section: int = -1, heading: bool = False) -> None:
         self.close()
-        self.pieces.append(Piece(text, self.blank and bool(self.pieces), names, section, heading))
+        self.pieces.append(_new(Piece, (text, self.blank and bool(self.pieces), names, section, heading)))
         self.blank = False
 
     def close(self) -> None:
@@ -375,16 +379,21 @@ class _Reader:
 
     def read(self) -> None:
         lines = self.lines
+        n = len(lines)
         i = 0
-        while i < len(lines):
+        while i < n:
             line = lines[i]
-            stripped = line.strip()
-            if not stripped:
+            if not line:
                 self.close()
                 self.blank = True
                 i += 1
                 continue
-            found = _heading_at(lines, i)
+            stripped = line.lstrip()  # a cleaned line ends in no white space
+            # Only a line ending in ":", a "#" line or one above an underline can be a heading.
+            if stripped[-1] == ":" or stripped[0] == "#" or (i + 1 < n and lines[i + 1].lstrip()[:1] in _RULE_STARTS):
+                found = _heading_at(lines, i)
+            else:
+                found = None
             if found is not None:
                 kind, taken = found
                 self.close()
@@ -399,7 +408,7 @@ class _Reader:
                 if m is not None and m["name"].lower() in _FIELD_KINDS:
                     i = self.field(m, i)
                     continue
-            indent = _indent(line)
+            indent = len(line) - len(stripped)
             if _ITEM.match(stripped):
                 self.close()
                 self.open, self.open_indent = [stripped], indent
@@ -435,7 +444,8 @@ class _Reader:
         found: list[tuple[str, list[str], tuple[str, ...], bool]] = []  # (head line, more, names, blank)
         blank = False
         j = end = i + taken
-        while j < len(lines):
+        n = len(lines)
+        while j < n:
             line = lines[j]
             if not line:
                 blank = True
@@ -445,8 +455,10 @@ class _Reader:
             indent = len(line) - len(stripped)
             if indent != column and (column >= 0 or indent < heading_indent):
                 break
-            if _heading_at(lines, j) is not None:
-                break
+            if (
+                stripped[-1] == ":" or stripped[0] == "#" or (j + 1 < n and lines[j + 1].lstrip()[:1] in _RULE_STARTS)
+            ) and _heading_at(lines, j) is not None:
+                break  # (only such a line can be a heading)
             bulleted = _is_bulleted(stripped)
             if found and bulleted != form:
                 break  # a list's entries are all bulleted, or none is
@@ -474,9 +486,11 @@ class _Reader:
         self.close()
         section = len(self.pieces) if kind == _PARAMS else -1
         self.piece(flatten(lines[i].strip()), section=section, heading=kind == _PARAMS)
-        for head_line, continued, taken_out, blank_before in found:
-            self.blank = blank_before
-            self.piece(flatten(" ".join([head_line, *continued]) if continued else head_line), taken_out, section)
+        # The entries follow the heading, so a blank line before one is written as one.
+        self.pieces += [
+            _new(Piece, (flatten(" ".join([line, *more]) if more else line), blank, names, section, False))
+            for line, more, names, blank in found
+        ]
         return end
 
 
