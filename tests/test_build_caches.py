@@ -59,6 +59,10 @@ _NAMES = [
     "Query",
     "args",
 ]
+_TAIL_HEADINGS = ["Returns:", "Raises:", "Yields:", "Note:", "Example:", "Returns", "Args:", "Attributes:", "See also:"]
+_TAIL_HEADINGS += ["More prose.", "- item", "x: y", "Returns:\n    -------"]
+_TAIL_LINES = ["The rows, as a list.", "KeyError: If missing.", "list: the rows", "- an item", "  deeper", ">>> f(1)"]
+_TAIL_LINES += ["Ends:", "Raises:", "Args:", ":returns: x", "`code` here", "Two  spaces", "1. first", ""]
 _HEADERS = [
     "Args:",
     "Parameters:",
@@ -99,6 +103,13 @@ def _plain_docstring(rng: random.Random) -> str:
         lines.append(indent + name + (": " if rng.random() < 0.95 else rng.choice([":", " : ", ":  "])) + text)
     if rng.random() < 0.1:
         lines.append(header + rng.choice(["Returns:", "More text", "", "- a list"]))
+    for _ in range(rng.randint(1, 2) if rng.random() < 0.4 else 0):  # sections after the entries
+        lines.append(rng.choice(["", "", "   ", header]))
+        indent = header if rng.random() < 0.8 else rng.choice([entry, entry + "  ", "", "\t"])
+        lines.append(indent + (rng.choice(_TAIL_HEADINGS[:5]) if rng.random() < 0.8 else rng.choice(_TAIL_HEADINGS)))
+        for _ in range(rng.randint(0, 2)):
+            line = rng.choice(_TAIL_LINES[:3]) if rng.random() < 0.8 else rng.choice(_TAIL_LINES)
+            lines.append(rng.choice([entry, entry, entry, header, ""]) + line)
     lines.append(rng.choice([header, "", entry, "    \n    "]))
     return ("\n" if rng.random() < 0.95 else "\r\n").join(lines)
 
@@ -120,13 +131,14 @@ def _name_sets(parsed: ParsedDocstring, rng: random.Random) -> list[set[str]]:
 
 def test_the_one_pass_reading_agrees_with_the_reader() -> None:
     rng = random.Random(11)
-    read = {"prose": 0, "params": 0, "attributes": 0}
-    for _ in range(30000):
+    read = {"prose": 0, "params": 0, "attributes": 0, "sections after": 0}
+    for _ in range(40000):
         doc = _plain_docstring(rng)
         plain = _read_plain(doc)
         if plain is None:
             continue
         read["params" if plain.params else "attributes" if plain.attributes else "prose"] += 1
+        read["sections after"] += bool(plain.params) and not plain.pieces[-1].heading
         full = _read_fully(doc)
         assert list(plain.params.items()) == list(full.params.items()), repr(doc)  # the same order too
         assert list(plain.attributes.items()) == list(full.attributes.items()), repr(doc)
@@ -135,6 +147,7 @@ def test_the_one_pass_reading_agrees_with_the_reader() -> None:
         assert parse_docstring(doc) == plain
     # the generator reaches each shape of the one-pass reading often enough to mean something
     assert read["params"] > 2000 and read["attributes"] > 300 and read["prose"] > 300, read
+    assert read["sections after"] > 500, read
 
 
 def test_the_one_pass_reading_takes_the_usual_tool_docstring_only() -> None:

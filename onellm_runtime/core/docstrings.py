@@ -517,49 +517,72 @@ _PLAIN_HEADERS: dict[str, bool] = {
 #: One of them on its own line, found anywhere when the first colon is not the header's.
 _PLAIN_HEADER = re.compile(r"\n *(?:Args|Arguments|Parameters|Params|Attributes): *\n")
 
+#: A line break and a blank line (of spaces).
+_BLANK_LINE = re.compile(r"\n *\n")
+
 #: A prose line's first character that could make it something else than paragraph text (a
 #: list item, a heading, an underline, a Sphinx field): ``_paragraphs`` leaves those to the reader.
 _NOT_PROSE = frozenset("-*+#=:0123456789")
 
 
 class _PlainDocstring(ParsedDocstring):
-    """A parse laid out as ``_read_plain`` reads: paragraphs of prose, then perhaps a
-    parameters or attributes heading with one-line entries ``name: text``, each naming one
-    parameter or attribute (no name twice), the text already flat. Its ``pieces`` are the
-    paragraphs and the heading; the entries are ``params`` or ``attributes``, in their
-    order, each the line it was written as (attribute entries never leave the description).
-    ``description`` writes what ``ParsedDocstring.description`` writes for the reader's
-    pieces of the same docstring, without building a piece per entry.
+    """A parse laid out as ``_read_plain`` reads: paragraphs of prose (and headings such as
+    ``Note:``), then perhaps a parameters or attributes heading with one-line entries
+    ``name: text``, each naming one parameter or attribute (no name twice), the text
+    already flat, then, after a blank line, perhaps sections such as ``Returns:``.
+
+    Its ``pieces`` are the reader's less the entries' (the entries are ``params`` or
+    ``attributes``, in their order, each the line it was written as; attribute entries
+    never leave the description), and the blank line before the sections after them is
+    not marked on their first piece. ``description`` writes what
+    ``ParsedDocstring.description`` writes for the reader's pieces of the same docstring.
     """
 
     __slots__ = ()
 
     def description(self, names: Collection[str]) -> str:
-        """The paragraphs apart by blank lines, then the heading and the entries that stay, if any."""
+        """The prose, then the heading and the entries that stay, if any, then the sections
+        after the entries."""
         pieces = self.pieces
         params = self.params
-        entries = params or self.attributes
-        if not entries:  # prose alone
-            return pieces[0].text if len(pieces) == 1 else "\n\n".join([piece.text for piece in pieces])
-        prose = pieces[0].text if len(pieces) == 2 else "\n\n".join([piece.text for piece in pieces[:-1]])
-        if params:
-            if all(map(names.__contains__, params)):
-                return prose
-            staying = [f"{name}: {text}" for name, text in params.items() if name not in names]
+        if not (params or self.attributes):  # prose alone
+            return _joined(pieces)
+        heading = len(pieces) - 1
+        if params and not pieces[heading].heading:  # other sections after the entries
+            heading = next(i for i, piece in enumerate(pieces) if piece.heading)
+        text = _joined(pieces[:heading])
+        if not params or not all(map(names.__contains__, params)):
+            entries = params.items() if params else self.attributes.items()
+            top = pieces[heading]
+            section = top.text + "\n" + "\n".join([f"{k}: {v}" for k, v in entries if k not in names or not params])
+            text = text + ("\n\n" if top.blank_before else "\n") + section if heading else section
+            written = True
         else:
-            staying = [f"{name}: {text}" for name, text in entries.items()]
-        heading = pieces[-1]
-        section = heading.text + "\n" + "\n".join(staying)
-        if len(pieces) == 1:
-            return section
-        return prose + ("\n\n" if heading.blank_before else "\n") + section
+            written = heading > 0
+        if heading + 1 == len(pieces):
+            return text
+        tail = _joined(pieces[heading + 1 :])  # a blank line always comes before it
+        return text + "\n\n" + tail if written else tail
+
+
+def _joined(pieces: tuple[Piece, ...]) -> str:
+    """Pieces written one after another, each after a blank line or a line break as read."""
+    if len(pieces) == 1:
+        return pieces[0].text
+    out: list[str] = []
+    for piece in pieces:
+        if out:
+            out.append("\n\n" if piece.blank_before else "\n")
+        out.append(piece.text)
+    return "".join(out)
 
 
 def _paragraphs(text: str) -> tuple[list[Piece], bool] | None:
-    """The paragraph pieces of ``text`` (lines of plain prose, blank lines between
-    paragraphs) and whether a blank line ends it; None when a line could be read as
-    something else (a list item, a heading, an underline, a field) or ``text`` has a
-    carriage return (which the reader takes for a line break).
+    """The pieces of ``text`` (paragraphs of plain prose, and headings of sections other
+    than parameters and attributes, such as ``Returns:``, on their own lines) and whether
+    a blank line ends it; None when a line could be read as something else (a list item,
+    an underline, a field, a parameters section) or ``text`` has a carriage return (which
+    the reader takes for a line break).
 
     Only ``str.strip`` and ``str.split`` touch white space here, as in the reader, so
     a tab or another space reads the same.
@@ -586,8 +609,16 @@ def _paragraphs(text: str) -> tuple[list[Piece], bool] | None:
                 pieces.append(_new(Piece, (flatten(" ".join(paragraph)), blank and bool(pieces), (), -1, False)))
                 paragraph = []
             blank = True
-        elif line[0] in _NOT_PROSE or (line[-1] == ":" and _section_kind(line) is not None):
+        elif line[0] in _NOT_PROSE:
             return None
+        elif line[-1] == ":" and (kind := _section_kind(line)) is not None:
+            if kind != _OTHER:
+                return None  # a parameters or attributes section: the reader's
+            if paragraph:  # a "Returns:" heading: its own piece, as the reader writes it
+                pieces.append(_new(Piece, (flatten(" ".join(paragraph)), blank and bool(pieces), (), -1, False)))
+                paragraph, blank = [], False
+            pieces.append(_new(Piece, (flatten(line), blank and bool(pieces), (), -1, False)))
+            blank = False
         else:
             paragraph.append(line)
     if paragraph:
@@ -596,18 +627,35 @@ def _paragraphs(text: str) -> tuple[list[Piece], bool] | None:
     return pieces, blank
 
 
+def _sections_after(text: str, column: int) -> list[Piece] | None:
+    """The pieces of ``text``, which follows a blank line after a parameters section's
+    entries at ``column``: ``Returns:``, ``Raises:`` and other such sections of prose.
+
+    Its first line must be shallower than the entries (a deeper line would continue the
+    last entry, one at their column could be another entry) and indented with spaces, so
+    that the columns compare as in the reader.
+    """
+    content = len(text) - len(text.lstrip())
+    indentation = text[text.rfind("\n", 0, content) + 1 : content]
+    if len(indentation) >= column or indentation.strip(" "):
+        return None
+    read = _paragraphs(text)
+    return None if read is None else read[0]
+
+
 def _read_plain(doc: str) -> ParsedDocstring | None:
     """What ``_Reader`` reads from the commonest tool docstrings, or None for any other.
 
-    The shapes: paragraphs of prose alone; or prose, then ``Args:`` (or ``Arguments:``,
-    ``Parameters:``, ``Params:``, ``Attributes:``) on a later line, then one-line ``name: text`` entries at
-    one column at or past the header's, the name an ASCII identifier, the text already flat
-    (no double space, no markup, no white space but the space), then nothing but blank
-    lines. The entries are checked all at once on the block, each cut between two made a
-    ``" | "``: another line break (a line at another column, a blank line) or white space
-    is unprintable, and a text with a space at an edge, a deeper line or an empty text
-    puts two spaces together. Cleaning the docstring shifts every line after the first by
-    the same margin, so columns compared here compare the same as in the reader.
+    The shapes: prose alone (``_paragraphs``); or prose, then ``Args:`` (``Arguments:``,
+    ``Parameters:``, ``Params:``, ``Attributes:``) on a later line, then one-line
+    ``name: text`` entries at one column at or past the header's, the name an ASCII
+    identifier, the text already flat (no double space, no markup, no white space but the
+    space), then blank lines and, after parameters, perhaps prose sections such as
+    ``Returns:`` (``_sections_after``). The entries are checked all at once on the block,
+    each cut between two made a ``" | "``: another line break (a line at another column)
+    or white space is unprintable, and a text with a space at an edge, a deeper line or an
+    empty text puts two spaces together. Cleaning the docstring shifts every line after
+    the first by the same margin, so columns compared here compare as in the reader.
     ``tests/test_build_caches.py`` holds the two readings equal.
     """
     colon = doc.find(":")
@@ -631,10 +679,20 @@ def _read_plain(doc: str) -> ParsedDocstring | None:
     column = len(first) - len(first.lstrip(" "))
     if column == len(first) or column < len(header) - len(header.lstrip(" ")):
         return None  # no entry line after the header, or one shallower than it
-    body = doc[end + column : len(doc.rstrip(" \n"))]
+    stop = len(doc.rstrip(" \n"))
+    body = doc[end + column : stop]
     cut = doc[end - 1 : end + column]  # the line break and the column's spaces
     joined = body.replace(cut, " | ")
-    if not joined.isprintable() or "  " in joined or "`" in joined:
+    gap = None
+    if not joined.isprintable():  # perhaps a blank line after the entries, and other sections
+        gap = _BLANK_LINE.search(doc, end, stop)
+        if gap is None:
+            return None
+        body = doc[end + column : gap.start()].rstrip(" ")
+        joined = body.replace(cut, " | ")
+        if not joined.isprintable():
+            return None
+    if "  " in joined or "`" in joined:
         return None
     lines = body.split(cut)
     try:
@@ -652,7 +710,14 @@ def _read_plain(doc: str) -> ParsedDocstring | None:
     pieces, blank = prose
     if _PLAIN_HEADERS[title]:
         pieces.append(_new(Piece, (title, blank and bool(pieces), (), len(pieces), True)))
+        if gap is not None:
+            tail = _sections_after(doc[gap.end() - 1 :], column)
+            if tail is None:
+                return None
+            pieces += tail
         return _new(_PlainDocstring, (MappingProxyType(entries), _EMPTY, tuple(pieces)))
+    if gap is not None:
+        return None
     pieces.append(_new(Piece, (title, blank and bool(pieces), (), -1, False)))
     return _new(_PlainDocstring, (_EMPTY, MappingProxyType(entries), tuple(pieces)))
 
