@@ -409,7 +409,7 @@ class _Reader:
                     i = self.field(m, i)
                     continue
             indent = len(line) - len(stripped)
-            if _ITEM.match(stripped):
+            if (stripped[0] in "-*+" or stripped[0].isdecimal()) and _ITEM.match(stripped):
                 self.close()
                 self.open, self.open_indent = [stripped], indent
             elif self.open and (self.open_indent < 0 or indent > self.open_indent):
@@ -475,7 +475,11 @@ class _Reader:
             if not names[0][:1].islower() and any(map(_is_section_name, names)):
                 break
             column, form = indent, bulleted
-            more, after = _continuation(lines, j + 1, indent)
+            below = lines[j + 1] if j + 1 < n else ""
+            if below and len(below) - len(below.lstrip()) <= indent:
+                more, after = [], j + 1  # the next line is no continuation (the usual one-line entry)
+            else:
+                more, after = _continuation(lines, j + 1, indent)
             own = flatten(" ".join([text, *more]) if more else text)
             found.append((stripped, more, self.record(kind, names, own), blank))
             blank = False
@@ -550,7 +554,7 @@ class _PlainDocstring(ParsedDocstring):
         heading = len(pieces) - 1
         if params and not pieces[heading].heading:  # other sections after the entries
             heading = next(i for i, piece in enumerate(pieces) if piece.heading)
-        text = _joined(pieces[:heading])
+        text = pieces[0].text if heading == 1 else _joined(pieces[:heading])
         if not params or not all(map(names.__contains__, params)):
             entries = params.items() if params else self.attributes.items()
             top = pieces[heading]
