@@ -477,7 +477,8 @@ class _Reader:
             column, form = indent, bulleted
             below = lines[j + 1] if j + 1 < n else ""
             if below and len(below) - len(below.lstrip()) <= indent:
-                more, after = [], j + 1  # the next line is no continuation (the usual one-line entry)
+                more: list[str] = []  # the next line is no continuation (the usual one-line entry)
+                after = j + 1
             else:
                 more, after = _continuation(lines, j + 1, indent)
             own = flatten(" ".join([text, *more]) if more else text)
@@ -549,6 +550,9 @@ class _PlainDocstring(ParsedDocstring):
         after the entries."""
         pieces = self.pieces
         params = self.params
+        if params and pieces[-1].heading and all(map(names.__contains__, params)):
+            # every entry leaves and no section follows them (the usual tool docstring): the prose
+            return pieces[0].text if len(pieces) == 2 else _joined(pieces[:-1])
         if not (params or self.attributes):  # prose alone
             return _joined(pieces)
         heading = len(pieces) - 1
@@ -664,10 +668,10 @@ def _read_plain(doc: str) -> ParsedDocstring | None:
     """
     colon = doc.find(":")
     if colon < 0:
-        prose = _paragraphs(doc)
-        if prose is None or not prose[0]:
+        alone = _paragraphs(doc)
+        if alone is None or not alone[0]:
             return None
-        return _new(_PlainDocstring, (_EMPTY, _EMPTY, tuple(prose[0])))
+        return _new(_PlainDocstring, (_EMPTY, _EMPTY, tuple(alone[0])))
     start = doc.rfind("\n", 0, colon)
     end = doc.find("\n", colon) + 1
     header = doc[start + 1 : end - 1]
@@ -708,10 +712,18 @@ def _read_plain(doc: str) -> ParsedDocstring | None:
         return None  # a name twice (the first wins), or a head that is no plain name
     if not keys.islower() and any(not name[0].islower() and _is_section_name(name) for name in entries):
         return None  # "Returns: ..." ends the section in the reader
-    prose = _paragraphs(doc[:start])
-    if prose is None:
-        return None
-    pieces, blank = prose
+    prose = doc[:start]
+    summary = prose.strip()
+    if "\n" in summary or "\r" in prose or not summary or summary[0] in _NOT_PROSE:
+        read = _paragraphs(prose)
+        if read is None:
+            return None
+        pieces, blank = read
+    else:  # the summary alone, the usual: what _paragraphs reads, without the call
+        blank = prose[-1] == "\n" or "\n" in prose[prose.rfind(summary[-1]) :]
+        if "  " in summary or "`" in summary or not summary.isprintable():
+            summary = flatten(summary)
+        pieces = [_new(Piece, (summary, False, (), -1, False))]
     if _PLAIN_HEADERS[title]:
         pieces.append(_new(Piece, (title, blank and bool(pieces), (), len(pieces), True)))
         if gap is not None:
