@@ -295,20 +295,15 @@ def _heading_at(lines: list[str], i: int) -> tuple[str | None, int] | None:
 _RULE_STARTS = ("-", "=")
 
 
-def _is_bulleted(stripped: str) -> bool:
-    return stripped[:1] in "-*+" and stripped[1:2].isspace()
-
-
-def _entry_head(stripped: str) -> tuple[str, str] | None:
-    """(name, text) of a Google or bulleted entry line, else None."""
-    if _is_bulleted(stripped):
-        stripped = stripped[2:].lstrip()
-    m = _ENTRY.fullmatch(stripped)
+def _entry_head(stripped: str, bulleted: bool) -> tuple[str, str] | None:
+    """(name, text) of a Google or bulleted entry line (``bulleted``: it has a bullet), else None."""
+    m = _ENTRY.fullmatch(stripped[2:].lstrip() if bulleted else stripped)
     if m is None:
         return None
-    name = m["wrapped"] or m["bare"] or m["bold"]
-    text = m["text"] if m["bold"] is None else m["btext"]
-    return name, text or ""
+    wrapped, bare, bold, text, bold_text = m.group("wrapped", "bare", "bold", "text", "btext")
+    if bold is None:
+        return wrapped or bare, text or ""
+    return bold, bold_text or ""
 
 
 def _numpy_head(stripped: str) -> tuple[list[str], str] | None:
@@ -406,7 +401,7 @@ class _Reader:
             if stripped.startswith(":"):
                 m = _FIELD.match(stripped)
                 if m is not None and m["name"].lower() in _FIELD_KINDS:
-                    i = self.field(m, i)
+                    i = self.field(m, i, line)
                     continue
             indent = len(line) - len(stripped)
             if (stripped[0] in "-*+" or stripped[0].isdecimal()) and _ITEM.match(stripped):
@@ -420,17 +415,24 @@ class _Reader:
             i += 1
         self.close()
 
-    def field(self, m: re.Match[str], i: int) -> int:
-        """A Sphinx field and its continuation: one piece; a parameter or attribute field
-        also an entry."""
-        more, end = _continuation(self.lines, i + 1, _indent(self.lines[i]))
-        text = flatten(" ".join([m["text"] or "", *more]))
+    def field(self, m: re.Match[str], i: int, line: str) -> int:
+        """A Sphinx field (``line``, at ``i``) and its continuation: one piece; a parameter
+        or attribute field also an entry."""
+        lines = self.lines
+        stripped = line.lstrip()
+        below = lines[i + 1] if i + 1 < len(lines) else ""
+        if below and len(below) - len(below.lstrip()) <= len(line) - len(stripped):
+            more: list[str] = []  # the next line is no continuation (the usual one-line field)
+            end = i + 1
+        else:
+            more, end = _continuation(lines, i + 1, len(line) - len(stripped))
+        text = flatten(" ".join([m["text"] or "", *more]) if more else m["text"] or "")
         kind = _FIELD_KINDS[m["name"].lower()]
         args = (m["args"] or "").split()
         names: tuple[str, ...] = ()
         if kind != _OTHER and args:
             names = self.record(kind, [args[-1]], text)
-        self.piece(flatten(" ".join([self.lines[i].strip(), *more])), names)
+        self.piece(flatten(" ".join([stripped, *more]) if more else stripped), names)
         return max(end, i + 1)
 
     def section(self, kind: str, i: int, taken: int) -> int:
@@ -455,11 +457,12 @@ class _Reader:
             indent = len(line) - len(stripped)
             if indent != column and (column >= 0 or indent < heading_indent):
                 break
-            if (
-                stripped[-1] == ":" or stripped[0] == "#" or (j + 1 < n and lines[j + 1].lstrip()[:1] in _RULE_STARTS)
-            ) and _heading_at(lines, j) is not None:
+            below = lines[j + 1].lstrip() if j + 1 < n else ""
+            if (stripped[-1] == ":" or stripped[0] == "#" or below[:1] in _RULE_STARTS) and _heading_at(
+                lines, j
+            ) is not None:
                 break  # (only such a line can be a heading)
-            bulleted = _is_bulleted(stripped)
+            bulleted = stripped[0] in "-*+" and stripped[1:2].isspace()
             if found and bulleted != form:
                 break  # a list's entries are all bulleted, or none is
             if numpy:
@@ -468,15 +471,14 @@ class _Reader:
                     break
                 names, text = numpy_head
             else:
-                head = _entry_head(stripped)
+                head = _entry_head(stripped, bulleted)
                 if head is None:
                     break
                 names, text = [head[0]], head[1]
             if not names[0][:1].islower() and any(map(_is_section_name, names)):
                 break
             column, form = indent, bulleted
-            below = lines[j + 1] if j + 1 < n else ""
-            if below and len(below) - len(below.lstrip()) <= indent:
+            if below and len(lines[j + 1]) - len(below) <= indent:
                 more: list[str] = []  # the next line is no continuation (the usual one-line entry)
                 after = j + 1
             else:
