@@ -63,6 +63,9 @@ _TAIL_HEADINGS = ["Returns:", "Raises:", "Yields:", "Note:", "Example:", "Return
 _TAIL_HEADINGS += ["More prose.", "- item", "x: y", "Returns:\n    -------"]
 _TAIL_LINES = ["The rows, as a list.", "KeyError: If missing.", "list: the rows", "- an item", "  deeper", ">>> f(1)"]
 _TAIL_LINES += ["Ends:", "Raises:", "Args:", ":returns: x", "`code` here", "Two  spaces", "1. first", ""]
+_TYPED = ["limit (int)", "due_days (Optional[int])", "query (list of str, optional)", "limit(int)", "query  (int)"]
+_TYPED += ["(int)", "limit (b (c))", "limit (a(b)", "query (int", "limit (int) ", "Returns (int)"]
+_TYPED += ["query (a:b)", "limit ()"]
 _HEADERS = [
     "Args:",
     "Parameters:",
@@ -98,7 +101,8 @@ def _plain_docstring(rng: random.Random) -> str:
         if rng.random() < 0.05:
             lines.append(rng.choice(["", "  ", entry + "more text", entry + "    continued", entry + "- item: x"]))
             continue
-        name = rng.choice(_NAMES) if rng.random() < 0.1 else rng.choice(_NAMES[:4])
+        r = rng.random()
+        name = rng.choice(_NAMES) if r < 0.1 else rng.choice(_TYPED) if r < 0.25 else rng.choice(_NAMES[:4])
         text = rng.choice(_TEXTS) if rng.random() < 0.1 else rng.choice(_TEXTS[:3])
         lines.append(indent + name + (": " if rng.random() < 0.95 else rng.choice([":", " : ", ":  "])) + text)
     if rng.random() < 0.1:
@@ -131,23 +135,26 @@ def _name_sets(parsed: ParsedDocstring, rng: random.Random) -> list[set[str]]:
 
 def test_the_one_pass_reading_agrees_with_the_reader() -> None:
     rng = random.Random(11)
-    read = {"prose": 0, "params": 0, "attributes": 0, "sections after": 0}
+    read = {"prose": 0, "params": 0, "attributes": 0, "sections after": 0, "typed": 0}
     for _ in range(40000):
         doc = _plain_docstring(rng)
         plain = _read_plain(doc)
         if plain is None:
             continue
         read["params" if plain.params else "attributes" if plain.attributes else "prose"] += 1
-        read["sections after"] += bool(plain.params) and not plain.pieces[-1].heading
+        typed = type(plain) is ParsedDocstring  # typed entries: the reader's pieces themselves
+        read["typed"] += typed
+        read["sections after"] += not typed and bool(plain.params) and not plain.pieces[-1].heading
         full = _read_fully(doc)
         assert list(plain.params.items()) == list(full.params.items()), repr(doc)  # the same order too
         assert list(plain.attributes.items()) == list(full.attributes.items()), repr(doc)
         for names in _name_sets(full, rng):
             assert plain.description(names) == full.description(names), (repr(doc), names)
         assert parse_docstring(doc) == plain
+        assert not typed or plain == full, repr(doc)
     # the generator reaches each shape of the one-pass reading often enough to mean something
     assert read["params"] > 2000 and read["attributes"] > 300 and read["prose"] > 300, read
-    assert read["sections after"] > 500, read
+    assert read["sections after"] > 500 and read["typed"] > 300, read
 
 
 def test_the_one_pass_reading_takes_the_usual_tool_docstring_only() -> None:
@@ -166,10 +173,10 @@ def test_the_one_pass_reading_takes_the_usual_tool_docstring_only() -> None:
         "due_days": "Days until it is due, or null for none.",
         "notify": "Whether to e-mail.",
     }
-    # a type, markup, a continuation, a blank line, text after the entries, a list in the summary:
-    # the reader's
+    typed = doc.replace("due_days:", "due_days (int):")  # a type: the reader's pieces, read in one pass
+    assert _read_plain(typed) == _read_fully(typed) and parse_docstring(typed).params == parsed.params
+    # markup, a continuation, a blank line, text after the entries, a list in the summary: the reader's
     for other in (
-        doc.replace("due_days:", "due_days (int):"),
         doc.replace("A one-line", "A `one`-line"),
         doc.replace("or null", "or\n                null"),
         doc.replace("            notify", "\n            notify"),

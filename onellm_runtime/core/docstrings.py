@@ -653,12 +653,24 @@ def _sections_after(text: str, column: int) -> list[Piece] | None:
     return None if read is None else read[0]
 
 
+def _typed_names(heads: list[str]) -> list[str] | None:
+    """The names of entry heads written ``name (type)`` or ``name``, each name once, else None."""
+    names = []
+    for head in heads:
+        name, paren, kind = head.partition(" (")
+        if not name.isidentifier() or (paren and (kind[-1:] != ")" or "(" in kind or ")" in kind[:-1])):
+            return None
+        names.append(name)
+    return names if len(set(names)) == len(names) else None
+
+
 def _read_plain(doc: str) -> ParsedDocstring | None:
     """What ``_Reader`` reads from the commonest tool docstrings, or None for any other.
 
     The shapes: prose alone (``_paragraphs``); or prose, then ``Args:`` (``Arguments:``,
     ``Parameters:``, ``Params:``, ``Attributes:``) on a later line, then one-line
-    ``name: text`` entries at one column at or past the header's, the name an ASCII
+    ``name: text`` entries at one column at or past the header's (typed ``name (type): text``
+    ones give the reader's pieces, for the general description), the name an ASCII
     identifier, the text already flat (no double space, no markup, no white space but the
     space), then blank lines and, after parameters, perhaps prose sections such as
     ``Returns:`` (``_sections_after``). The entries are checked all at once on the block,
@@ -710,9 +722,15 @@ def _read_plain(doc: str) -> ParsedDocstring | None:
     except ValueError:  # a line with no ": "
         return None
     keys = " ".join(entries)
-    if len(entries) != len(lines) or not keys.isascii() or not all(map(str.isidentifier, entries)):
-        return None  # a name twice (the first wins), or a head that is no plain name
-    if not keys.islower() and any(not name[0].islower() and _is_section_name(name) for name in entries):
+    if len(entries) != len(lines) or not keys.isascii():
+        return None  # a head twice (the first wins)
+    typed = None
+    if not all(map(str.isidentifier, entries)):  # "name (type)" heads, or no entries
+        typed = _typed_names(list(entries))
+        if typed is None:
+            return None
+        keys = " ".join(typed)
+    if not keys.islower() and any(not name[0].islower() and _is_section_name(name) for name in typed or entries):
         return None  # "Returns: ..." ends the section in the reader
     prose = doc[:start]
     summary = prose.strip()
@@ -726,16 +744,24 @@ def _read_plain(doc: str) -> ParsedDocstring | None:
         if "  " in summary or "`" in summary or not summary.isprintable():
             summary = flatten(summary)
         pieces = [_new(Piece, (summary, False, (), -1, False))]
-    if _PLAIN_HEADERS[title]:
-        pieces.append(_new(Piece, (title, blank and bool(pieces), (), len(pieces), True)))
-        if gap is not None:
-            tail = _sections_after(doc[gap.end() - 1 :], column)
-            if tail is None:
-                return None
-            pieces += tail
-        return _new(_PlainDocstring, (MappingProxyType(entries), _EMPTY, tuple(pieces)))
-    if gap is not None:
+    params = _PLAIN_HEADERS[title]
+    tail = None if gap is None or not params else _sections_after(doc[gap.end() - 1 :], column)
+    if gap is not None and tail is None:
         return None
+    if typed is not None:  # the reader's pieces, for the general description
+        section = len(pieces) if params else -1
+        pieces.append(_new(Piece, (title, blank and bool(pieces), (), section, params)))
+        pieces += [
+            _new(Piece, (line, False, (name,) if params else (), section, False)) for name, line in zip(typed, lines)
+        ]
+        if tail:
+            pieces += [tail[0]._replace(blank_before=True), *tail[1:]]
+        named = MappingProxyType(dict(zip(typed, entries.values())))
+        return _new(ParsedDocstring, (named, _EMPTY, tuple(pieces)) if params else (_EMPTY, named, tuple(pieces)))
+    if params:
+        pieces.append(_new(Piece, (title, blank and bool(pieces), (), len(pieces), True)))
+        pieces += tail or ()
+        return _new(_PlainDocstring, (MappingProxyType(entries), _EMPTY, tuple(pieces)))
     pieces.append(_new(Piece, (title, blank and bool(pieces), (), -1, False)))
     return _new(_PlainDocstring, (_EMPTY, MappingProxyType(entries), tuple(pieces)))
 
