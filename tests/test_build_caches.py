@@ -34,12 +34,16 @@ from onellm_runtime.core.model import (
 )
 from onellm_runtime.core.options import DEFAULT_OPTIONS
 
-# --- the one-pass reading of the usual tool docstring agrees with the reader ---------------
+# --- the one-pass reading of the usual tool docstrings agrees with the reader ---------------
 
 _SUMMARIES = ["Open a ticket (variant 2).", "Search the help centre.", "Sum\nmore lines", "", "A\n----", "See `x`."]
 _SUMMARIES += ["- a list item", "# a heading", "1. first", "Two  spaces.", "Has a colon: here", "Tab\there"]
+_SUMMARIES += ["For example:", "Returns:", "Note: mind it", ":param x: a field", "Uses ``code`` here.", "Ends:"]
+_SUMMARIES += ["Args:", "x\x0cy", "no\u00a0break", "Caf\u00e9 open.", "Line\r\nbreak", "Lone\rreturn", "2 things"]
+_SUMMARIES += ["Sum\nReturns:", "Sum\nNote:", "One\r- two", "Para\r\rgraph", "Sum\n:returns: x", "Sum\n  # not"]
 _TEXTS = ["The customer the ticket is for.", "A one-line summary.", "Days until due, or null.", "", " Lead.", "a: b"]
 _TEXTS += ["Spaced  twice.", "Has\u00a0a no-break space.", "With `code`.", "Ends with a colon:", "x\x0cy"]
+_TEXTS += ["Trailing space. ", "Caf\u00e9 open.", "A\ttab."]
 _NAMES = [
     "query",
     "limit",
@@ -52,32 +56,64 @@ _NAMES = [
     "q (int)",
     "Returns",
     "Note",
+    "Query",
+    "args",
+]
+_TAIL_HEADINGS = ["Returns:", "Raises:", "Yields:", "Note:", "Example:", "Returns", "Args:", "Attributes:", "See also:"]
+_TAIL_HEADINGS += ["More prose.", "- item", "x: y", "Returns:\n    -------"]
+_TAIL_LINES = ["The rows, as a list.", "KeyError: If missing.", "list: the rows", "- an item", "  deeper", ">>> f(1)"]
+_TAIL_LINES += ["Ends:", "Raises:", "Args:", ":returns: x", "`code` here", "Two  spaces", "1. first", ""]
+_TYPED = ["limit (int)", "due_days (Optional[int])", "query (list of str, optional)", "limit(int)", "query  (int)"]
+_TYPED += ["(int)", "limit (b (c))", "limit (a(b)", "query (int", "limit (int) ", "Returns (int)"]
+_TYPED += ["query (a:b)", "limit ()"]
+_HEADERS = [
+    "Args:",
+    "Parameters:",
+    "Params:",
+    "Arguments:",
+    "Attributes:",
+    "Args: x",
+    "Args:  ",
+    "Returns:",
+    "Attributes",
 ]
 
 
 def _plain_docstring(rng: random.Random) -> str:
-    """Docstrings of the usual shape (prose, ``Args:``, ``name: text`` lines), each perhaps
-    broken in one of the ways the one-pass reading must refuse or read exactly."""
+    """Docstrings of the usual shapes (prose alone; prose, ``Args:`` or ``Attributes:``,
+    ``name: text`` lines), each perhaps broken in one of the ways the one-pass reading must
+    refuse or read exactly."""
     header = rng.choice(["    ", "    ", "", "  "])
     entry = header + rng.choice(["    ", "    ", "", "        "])
     lines = [rng.choice(_SUMMARIES[:3]) if rng.random() < 0.8 else rng.choice(_SUMMARIES)]
+    if rng.random() < 0.05:
+        lines.insert(0, rng.choice(["", "   "]))  # the summary on the second line
     for _ in range(rng.randint(0, 2)):
         lines += [rng.choice(["", header, "   "]), header + rng.choice(_SUMMARIES)]
+    if rng.random() < 0.15:  # prose alone
+        lines.append(rng.choice(["", header, "    \n    "]))
+        return "\n".join(lines)
     lines.append(rng.choice(["", "", header, "   "]))
-    lines.append(
-        header + rng.choice(["Args:", "Parameters:", "Params:", "Arguments:", "Args: x", "Args:  ", "Returns:"])
-    )
+    lines.append(header + (rng.choice(_HEADERS[:5]) if rng.random() < 0.85 else rng.choice(_HEADERS)))
     for _ in range(rng.randint(0, 5)):
         r = rng.random()
         indent = entry if r < 0.9 else entry + " " if r < 0.95 else rng.choice([header, "", "\t"])
         if rng.random() < 0.05:
             lines.append(rng.choice(["", "  ", entry + "more text", entry + "    continued", entry + "- item: x"]))
             continue
-        name = rng.choice(_NAMES) if rng.random() < 0.1 else rng.choice(_NAMES[:4])
+        r = rng.random()
+        name = rng.choice(_NAMES) if r < 0.1 else rng.choice(_TYPED) if r < 0.25 else rng.choice(_NAMES[:4])
         text = rng.choice(_TEXTS) if rng.random() < 0.1 else rng.choice(_TEXTS[:3])
         lines.append(indent + name + (": " if rng.random() < 0.95 else rng.choice([":", " : ", ":  "])) + text)
     if rng.random() < 0.1:
         lines.append(header + rng.choice(["Returns:", "More text", "", "- a list"]))
+    for _ in range(rng.randint(1, 2) if rng.random() < 0.4 else 0):  # sections after the entries
+        lines.append(rng.choice(["", "", "   ", header]))
+        indent = header if rng.random() < 0.8 else rng.choice([entry, entry + "  ", "", "\t"])
+        lines.append(indent + (rng.choice(_TAIL_HEADINGS[:5]) if rng.random() < 0.8 else rng.choice(_TAIL_HEADINGS)))
+        for _ in range(rng.randint(0, 2)):
+            line = rng.choice(_TAIL_LINES[:3]) if rng.random() < 0.8 else rng.choice(_TAIL_LINES)
+            lines.append(rng.choice([entry, entry, entry, header, ""]) + line)
     lines.append(rng.choice([header, "", entry, "    \n    "]))
     return ("\n" if rng.random() < 0.95 else "\r\n").join(lines)
 
@@ -88,20 +124,37 @@ def _read_fully(doc: str) -> ParsedDocstring:
     return ParsedDocstring(MappingProxyType(reader.params), MappingProxyType(reader.attributes), tuple(reader.pieces))
 
 
+def _name_sets(parsed: ParsedDocstring, rng: random.Random) -> list[set[str]]:
+    """What tools a docstring may describe: none of its names, all, each alone, some, others."""
+    names = [*parsed.params, *parsed.attributes]
+    sets = [set(), set(names), {"other"}, set(names) | {"other"}]
+    sets += [{name} for name in names]
+    sets += [{name for name in names if rng.random() < 0.5} for _ in range(3)]
+    return sets
+
+
 def test_the_one_pass_reading_agrees_with_the_reader() -> None:
     rng = random.Random(11)
-    read = 0
-    for _ in range(20000):
+    read = {"prose": 0, "params": 0, "attributes": 0, "sections after": 0, "typed": 0}
+    for _ in range(40000):
         doc = _plain_docstring(rng)
         plain = _read_plain(doc)
-        if plain is not None:
-            read += 1
-            full = _read_fully(doc)
-            assert plain.pieces == full.pieces, repr(doc)
-            assert list(plain.params.items()) == list(full.params.items()), repr(doc)  # the same order too
-            assert dict(plain.attributes) == dict(full.attributes) == {}
-            assert parse_docstring(doc) is plain or parse_docstring(doc) == plain
-    assert read > 2000  # the generator reaches the one-pass reading often enough to mean something
+        if plain is None:
+            continue
+        read["params" if plain.params else "attributes" if plain.attributes else "prose"] += 1
+        typed = type(plain) is ParsedDocstring  # typed entries: the reader's pieces themselves
+        read["typed"] += typed
+        read["sections after"] += not typed and bool(plain.params) and not plain.pieces[-1].heading
+        full = _read_fully(doc)
+        assert list(plain.params.items()) == list(full.params.items()), repr(doc)  # the same order too
+        assert list(plain.attributes.items()) == list(full.attributes.items()), repr(doc)
+        for names in _name_sets(full, rng):
+            assert plain.description(names) == full.description(names), (repr(doc), names)
+        assert parse_docstring(doc) == plain
+        assert not typed or plain == full, repr(doc)
+    # the generator reaches each shape of the one-pass reading often enough to mean something
+    assert read["params"] > 2000 and read["attributes"] > 300 and read["prose"] > 300, read
+    assert read["sections after"] > 500 and read["typed"] > 300, read
 
 
 def test_the_one_pass_reading_takes_the_usual_tool_docstring_only() -> None:
@@ -120,10 +173,10 @@ def test_the_one_pass_reading_takes_the_usual_tool_docstring_only() -> None:
         "due_days": "Days until it is due, or null for none.",
         "notify": "Whether to e-mail.",
     }
-    # a type, markup, a continuation, a blank line, text after the entries, a list in the summary:
-    # the reader's
+    typed = doc.replace("due_days:", "due_days (int):")  # a type: the reader's pieces, read in one pass
+    assert _read_plain(typed) == _read_fully(typed) and parse_docstring(typed).params == parsed.params
+    # markup, a continuation, a blank line, text after the entries, a list in the summary: the reader's
     for other in (
-        doc.replace("due_days:", "due_days (int):"),
         doc.replace("A one-line", "A `one`-line"),
         doc.replace("or null", "or\n                null"),
         doc.replace("            notify", "\n            notify"),

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import NamedTuple, Protocol, TypeVar
 
 from .caches import BoundedCache
 
@@ -291,20 +291,19 @@ def _heading_at(lines: list[str], i: int) -> tuple[str | None, int] | None:
     return None
 
 
-def _is_bulleted(stripped: str) -> bool:
-    return stripped[:1] in "-*+" and stripped[1:2].isspace()
+#: The first characters of an underline.
+_RULE_STARTS = ("-", "=")
 
 
-def _entry_head(stripped: str) -> tuple[str, str] | None:
-    """(name, text) of a Google or bulleted entry line, else None."""
-    if _is_bulleted(stripped):
-        stripped = stripped[2:].lstrip()
-    m = _ENTRY.fullmatch(stripped)
+def _entry_head(stripped: str, bulleted: bool) -> tuple[str, str] | None:
+    """(name, text) of a Google or bulleted entry line (``bulleted``: it has a bullet), else None."""
+    m = _ENTRY.fullmatch(stripped[2:].lstrip() if bulleted else stripped)
     if m is None:
         return None
-    name = m["wrapped"] or m["bare"] or m["bold"]
-    text = m["text"] if m["bold"] is None else m["btext"]
-    return name, text or ""
+    wrapped, bare, bold, text, bold_text = m.group("wrapped", "bare", "bold", "text", "btext")
+    if bold is None:
+        return wrapped or bare, text or ""
+    return bold, bold_text or ""
 
 
 def _numpy_head(stripped: str) -> tuple[list[str], str] | None:
@@ -354,7 +353,7 @@ class _Reader:
 
     def piece(self, text: str, names: tuple[str, ...] = (), section: int = -1, heading: bool = False) -> None:
         self.close()
-        self.pieces.append(Piece(text, self.blank and bool(self.pieces), names, section, heading))
+        self.pieces.append(_new(Piece, (text, self.blank and bool(self.pieces), names, section, heading)))
         self.blank = False
 
     def close(self) -> None:
@@ -375,16 +374,21 @@ class _Reader:
 
     def read(self) -> None:
         lines = self.lines
+        n = len(lines)
         i = 0
-        while i < len(lines):
+        while i < n:
             line = lines[i]
-            stripped = line.strip()
-            if not stripped:
+            if not line:
                 self.close()
                 self.blank = True
                 i += 1
                 continue
-            found = _heading_at(lines, i)
+            stripped = line.lstrip()  # a cleaned line ends in no white space
+            # Only a line ending in ":", a "#" line or one above an underline can be a heading.
+            if stripped[-1] == ":" or stripped[0] == "#" or (i + 1 < n and lines[i + 1].lstrip()[:1] in _RULE_STARTS):
+                found = _heading_at(lines, i)
+            else:
+                found = None
             if found is not None:
                 kind, taken = found
                 self.close()
@@ -397,10 +401,10 @@ class _Reader:
             if stripped.startswith(":"):
                 m = _FIELD.match(stripped)
                 if m is not None and m["name"].lower() in _FIELD_KINDS:
-                    i = self.field(m, i)
+                    i = self.field(m, i, line)
                     continue
-            indent = _indent(line)
-            if _ITEM.match(stripped):
+            indent = len(line) - len(stripped)
+            if (stripped[0] in "-*+" or stripped[0].isdecimal()) and _ITEM.match(stripped):
                 self.close()
                 self.open, self.open_indent = [stripped], indent
             elif self.open and (self.open_indent < 0 or indent > self.open_indent):
@@ -411,17 +415,24 @@ class _Reader:
             i += 1
         self.close()
 
-    def field(self, m: re.Match[str], i: int) -> int:
-        """A Sphinx field and its continuation: one piece; a parameter or attribute field
-        also an entry."""
-        more, end = _continuation(self.lines, i + 1, _indent(self.lines[i]))
-        text = flatten(" ".join([m["text"] or "", *more]))
+    def field(self, m: re.Match[str], i: int, line: str) -> int:
+        """A Sphinx field (``line``, at ``i``) and its continuation: one piece; a parameter
+        or attribute field also an entry."""
+        lines = self.lines
+        stripped = line.lstrip()
+        below = lines[i + 1] if i + 1 < len(lines) else ""
+        if below and len(below) - len(below.lstrip()) <= len(line) - len(stripped):
+            more: list[str] = []  # the next line is no continuation (the usual one-line field)
+            end = i + 1
+        else:
+            more, end = _continuation(lines, i + 1, len(line) - len(stripped))
+        text = flatten(" ".join([m["text"] or "", *more]) if more else m["text"] or "")
         kind = _FIELD_KINDS[m["name"].lower()]
         args = (m["args"] or "").split()
         names: tuple[str, ...] = ()
         if kind != _OTHER and args:
             names = self.record(kind, [args[-1]], text)
-        self.piece(flatten(" ".join([self.lines[i].strip(), *more])), names)
+        self.piece(flatten(" ".join([stripped, *more]) if more else stripped), names)
         return max(end, i + 1)
 
     def section(self, kind: str, i: int, taken: int) -> int:
@@ -435,7 +446,8 @@ class _Reader:
         found: list[tuple[str, list[str], tuple[str, ...], bool]] = []  # (head line, more, names, blank)
         blank = False
         j = end = i + taken
-        while j < len(lines):
+        n = len(lines)
+        while j < n:
             line = lines[j]
             if not line:
                 blank = True
@@ -445,9 +457,12 @@ class _Reader:
             indent = len(line) - len(stripped)
             if indent != column and (column >= 0 or indent < heading_indent):
                 break
-            if _heading_at(lines, j) is not None:
-                break
-            bulleted = _is_bulleted(stripped)
+            below = lines[j + 1].lstrip() if j + 1 < n else ""
+            if (stripped[-1] == ":" or stripped[0] == "#" or below[:1] in _RULE_STARTS) and _heading_at(
+                lines, j
+            ) is not None:
+                break  # (only such a line can be a heading)
+            bulleted = stripped[0] in "-*+" and stripped[1:2].isspace()
             if found and bulleted != form:
                 break  # a list's entries are all bulleted, or none is
             if numpy:
@@ -456,14 +471,18 @@ class _Reader:
                     break
                 names, text = numpy_head
             else:
-                head = _entry_head(stripped)
+                head = _entry_head(stripped, bulleted)
                 if head is None:
                     break
                 names, text = [head[0]], head[1]
             if not names[0][:1].islower() and any(map(_is_section_name, names)):
                 break
             column, form = indent, bulleted
-            more, after = _continuation(lines, j + 1, indent)
+            if below and len(lines[j + 1]) - len(below) <= indent:
+                more: list[str] = []  # the next line is no continuation (the usual one-line entry)
+                after = j + 1
+            else:
+                more, after = _continuation(lines, j + 1, indent)
             own = flatten(" ".join([text, *more]) if more else text)
             found.append((stripped, more, self.record(kind, names, own), blank))
             blank = False
@@ -474,86 +493,277 @@ class _Reader:
         self.close()
         section = len(self.pieces) if kind == _PARAMS else -1
         self.piece(flatten(lines[i].strip()), section=section, heading=kind == _PARAMS)
-        for head_line, continued, taken_out, blank_before in found:
-            self.blank = blank_before
-            self.piece(flatten(" ".join([head_line, *continued]) if continued else head_line), taken_out, section)
+        # The entries follow the heading, so a blank line before one is written as one.
+        self.pieces += [
+            _new(Piece, (flatten(" ".join([line, *more]) if more else line), blank, names, section, False))
+            for line, more, names, blank in found
+        ]
         return end
 
 
-# --- the usual tool docstring, read in one pass ---------------------------------
+# --- the usual tool docstrings, read without the line reader ---------------------------
 
-#: The headers ``_read_plain`` takes, as written.
-_PLAIN_HEADERS = frozenset(("Args:", "Arguments:", "Parameters:", "Params:"))
-
-#: White space other than the space and the line break (cleaning would change it).
-_OTHER_SPACE = re.compile(r"[^\S \n]")
-
-#: A summary line that could be something else than paragraph text (a list item, a heading,
-#: an underline): ``_read_plain`` leaves those to the reader.
-_NOT_PROSE = frozenset("-*+#=0123456789")
+_T = TypeVar("_T", bound=tuple[object, ...])
 
 
-def _read_plain(doc: str) -> ParsedDocstring | None:
-    """What ``_Reader`` reads from the commonest tool docstring, or None for any other.
+class _TupleNew(Protocol):
+    def __call__(self, cls: type[_T], fields: tuple[object, ...], /) -> _T: ...
 
-    The shape: paragraphs of plain prose (no colon, backquote, or line that could be a list
-    item, a heading or an underline), then ``Args:`` (or ``Arguments:``, ``Parameters:``,
-    ``Params:``) on a later line, then one-line ``name: text`` entries lined up at or past
-    the header's column, then nothing but blank lines. Read with string methods only: with
-    no tab, carriage return or other white space, cleaning the docstring changes no line's
-    indentation relative to another's, which is all the reader compares.
-    ``tests/test_build_caches.py`` holds the two readings equal.
+
+#: Builds a named tuple from a tuple of its fields in C (a named tuple's own ``__new__`` is a
+#: Python function, a call per piece).
+_new: _TupleNew = tuple.__new__
+
+#: The headers ``_read_plain`` takes, as written (less indentation and trailing spaces):
+#: whether their entries are parameters (else attributes).
+_PLAIN_HEADERS: dict[str, bool] = {
+    **dict.fromkeys(("Args:", "Arguments:", "Parameters:", "Params:"), True),
+    "Attributes:": False,
+}
+
+#: One of them on its own line, found anywhere when the first colon is not the header's.
+_PLAIN_HEADER = re.compile(r"\n *(?:Args|Arguments|Parameters|Params|Attributes): *\n")
+
+#: A line break and a blank line (of spaces).
+_BLANK_LINE = re.compile(r"\n *\n")
+
+#: A prose line's first character that could make it something else than paragraph text (a
+#: list item, a heading, an underline, a Sphinx field): ``_paragraphs`` leaves those to the reader.
+_NOT_PROSE = frozenset("-*+#=:0123456789")
+
+
+class _PlainDocstring(ParsedDocstring):
+    """A parse laid out as ``_read_plain`` reads: paragraphs of prose (and headings such as
+    ``Note:``), then perhaps a parameters or attributes heading with one-line entries
+    ``name: text``, each naming one parameter or attribute (no name twice), the text
+    already flat, then, after a blank line, perhaps sections such as ``Returns:``.
+
+    Its ``pieces`` are the reader's less the entries' (the entries are ``params`` or
+    ``attributes``, in their order, each the line it was written as; attribute entries
+    never leave the description), and the blank line before the sections after them is
+    not marked on their first piece. ``description`` writes what
+    ``ParsedDocstring.description`` writes for the reader's pieces of the same docstring.
     """
-    colon = doc.find(":")
-    if colon < 0 or "`" in doc or _OTHER_SPACE.search(doc):
+
+    __slots__ = ()
+
+    def description(self, names: Collection[str]) -> str:
+        """The prose, then the heading and the entries that stay, if any, then the sections
+        after the entries."""
+        pieces = self.pieces
+        params = self.params
+        if params and pieces[-1].heading and all(map(names.__contains__, params)):
+            # every entry leaves and no section follows them (the usual tool docstring): the prose
+            return pieces[0].text if len(pieces) == 2 else _joined(pieces[:-1])
+        if not (params or self.attributes):  # prose alone
+            return _joined(pieces)
+        heading = len(pieces) - 1
+        if params and not pieces[heading].heading:  # other sections after the entries
+            heading = next(i for i, piece in enumerate(pieces) if piece.heading)
+        text = pieces[0].text if heading == 1 else _joined(pieces[:heading])
+        if not params or not all(map(names.__contains__, params)):
+            entries = params.items() if params else self.attributes.items()
+            top = pieces[heading]
+            section = top.text + "\n" + "\n".join([f"{k}: {v}" for k, v in entries if k not in names or not params])
+            text = text + ("\n\n" if top.blank_before else "\n") + section if heading else section
+            written = True
+        else:
+            written = heading > 0
+        if heading + 1 == len(pieces):
+            return text
+        tail = _joined(pieces[heading + 1 :])  # a blank line always comes before it
+        return text + "\n\n" + tail if written else tail
+
+
+def _joined(pieces: tuple[Piece, ...]) -> str:
+    """Pieces written one after another, each after a blank line or a line break as read."""
+    if len(pieces) == 1:
+        return pieces[0].text
+    out: list[str] = []
+    for piece in pieces:
+        if out:
+            out.append("\n\n" if piece.blank_before else "\n")
+        out.append(piece.text)
+    return "".join(out)
+
+
+def _paragraphs(text: str) -> tuple[list[Piece], bool] | None:
+    """The pieces of ``text`` (paragraphs of plain prose, and headings of sections other
+    than parameters and attributes, such as ``Returns:``, on their own lines) and whether
+    a blank line ends it; None when a line could be read as something else (a list item,
+    an underline, a field, a parameters section) or ``text`` has a carriage return (which
+    the reader takes for a line break).
+
+    Only ``str.strip`` and ``str.split`` touch white space here, as in the reader, so
+    a tab or another space reads the same.
+    """
+    if "\r" in text:
         return None
-    start = doc.rfind("\n", 0, colon) + 1
-    if start == 0:
-        return None  # the header on the first line, whose indentation cleaning drops
-    end = doc.find("\n", colon)
-    if end < 0:
-        return None
-    header = doc[start:end]
-    if header.strip() not in _PLAIN_HEADERS:
-        return None
+    body = text.strip()
+    if "\n" not in body:  # the summary alone, or nothing
+        if not body:
+            return [], False
+        if body[0] in _NOT_PROSE:
+            return None  # (a heading alone on its line is read as its own words: the same piece)
+        blank = text[-1] == "\n" or "\n" in text[text.rfind(body[-1]) :]
+        if "  " in body or "`" in body or not body.isprintable():
+            body = flatten(body)
+        return [_new(Piece, (body, False, (), -1, False))], blank
     pieces: list[Piece] = []
     paragraph: list[str] = []
     blank = False  # a blank line since the last piece
-    for line in doc[: start - 1].split("\n"):
-        text = line.strip()
-        if not text:
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line:
             if paragraph:
-                pieces.append(Piece(" ".join(" ".join(paragraph).split()), blank and bool(pieces)))
+                pieces.append(_new(Piece, (flatten(" ".join(paragraph)), blank and bool(pieces), (), -1, False)))
                 paragraph = []
             blank = True
-        elif text[0] in _NOT_PROSE:
+        elif line[0] in _NOT_PROSE:
             return None
+        elif line[-1] == ":" and (kind := _section_kind(line)) is not None:
+            if kind != _OTHER:
+                return None  # a parameters or attributes section: the reader's
+            if paragraph:  # a "Returns:" heading: its own piece, as the reader writes it
+                pieces.append(_new(Piece, (flatten(" ".join(paragraph)), blank and bool(pieces), (), -1, False)))
+                paragraph, blank = [], False
+            pieces.append(_new(Piece, (flatten(line), blank and bool(pieces), (), -1, False)))
+            blank = False
         else:
-            paragraph.append(text)
+            paragraph.append(line)
     if paragraph:
-        pieces.append(Piece(" ".join(" ".join(paragraph).split()), blank and bool(pieces)))
+        pieces.append(_new(Piece, (flatten(" ".join(paragraph)), blank and bool(pieces), (), -1, False)))
         blank = False
-    header_indent = len(header) - len(header.lstrip(" "))
-    rest = doc[end + 1 :].rstrip(" \n").split("\n")
-    column = len(rest[0]) - len(rest[0].lstrip(" "))
-    if not rest[0] or column < header_indent:
+    return pieces, blank
+
+
+def _sections_after(text: str, column: int) -> list[Piece] | None:
+    """The pieces of ``text``, which follows a blank line after a parameters section's
+    entries at ``column``: ``Returns:``, ``Raises:`` and other such sections of prose.
+
+    Its first line must be shallower than the entries (a deeper line would continue the
+    last entry, one at their column could be another entry) and indented with spaces, so
+    that the columns compare as in the reader.
+    """
+    content = len(text) - len(text.lstrip())
+    indentation = text[text.rfind("\n", 0, content) + 1 : content]
+    if len(indentation) >= column or indentation.strip(" "):
         return None
-    section = len(pieces)
-    pieces.append(Piece(header.strip(), blank and bool(pieces), (), section, True))
-    params: dict[str, str] = {}
-    for line in rest:
-        entry = line.lstrip(" ")
-        if len(line) - len(entry) != column:
-            return None  # another column, or a blank line: the reader's
-        name, sep, text = entry.partition(": ")
-        flat = " ".join(text.split())
-        if not (sep and flat and name.isascii() and name.isidentifier()):
+    read = _paragraphs(text)
+    return None if read is None else read[0]
+
+
+def _typed_names(heads: list[str]) -> list[str] | None:
+    """The names of entry heads written ``name (type)`` or ``name``, each name once, else None."""
+    names = []
+    for head in heads:
+        name, paren, kind = head.partition(" (")
+        if not name.isidentifier() or (paren and (kind[-1:] != ")" or "(" in kind or ")" in kind[:-1])):
             return None
-        if not name[0].islower() and _is_section_name(name):
+        names.append(name)
+    return names if len(set(names)) == len(names) else None
+
+
+def _read_plain(doc: str) -> ParsedDocstring | None:
+    """What ``_Reader`` reads from the commonest tool docstrings, or None for any other.
+
+    The shapes: prose alone (``_paragraphs``); or prose, then ``Args:`` (``Arguments:``,
+    ``Parameters:``, ``Params:``, ``Attributes:``) on a later line, then one-line
+    ``name: text`` entries at one column at or past the header's (typed ``name (type): text``
+    ones give the reader's pieces, for the general description), the name an ASCII
+    identifier, the text already flat (no double space, no markup, no white space but the
+    space), then blank lines and, after parameters, perhaps prose sections such as
+    ``Returns:`` (``_sections_after``). The entries are checked all at once on the block,
+    each cut between two made a ``" | "``: another line break (a line at another column)
+    or white space is unprintable, and a text with a space at an edge, a deeper line or an
+    empty text puts two spaces together. Cleaning the docstring shifts every line after
+    the first by the same margin, so columns compared here compare as in the reader.
+    ``tests/test_build_caches.py`` holds the two readings equal.
+    """
+    colon = doc.find(":")
+    if colon < 0:
+        alone = _paragraphs(doc)
+        if alone is None or not alone[0]:
             return None
-        params.setdefault(name, flat)
-        pieces.append(Piece(f"{name}: {flat}", False, (name,), section))  # the line, flattened
-    return ParsedDocstring(MappingProxyType(params), _EMPTY, tuple(pieces))
+        return _new(_PlainDocstring, (_EMPTY, _EMPTY, tuple(alone[0])))
+    start = doc.rfind("\n", 0, colon)
+    end = doc.find("\n", colon) + 1
+    header = doc[start + 1 : end - 1]
+    title = header.strip(" ")
+    if start < 0 or not end or title not in _PLAIN_HEADERS:
+        found = _PLAIN_HEADER.search(doc, colon)  # prose with a colon, or no header
+        if found is None:
+            return None
+        start, end = found.span()
+        header = doc[start + 1 : end - 1]
+        title = header.strip(" ")
+    first = doc[end : end + 80]
+    column = len(first) - len(first.lstrip(" "))
+    if column == len(first) or column < len(header) - len(header.lstrip(" ")):
+        return None  # no entry line after the header, or one shallower than it
+    stop = len(doc.rstrip(" \n"))
+    body = doc[end + column : stop]
+    cut = doc[end - 1 : end + column]  # the line break and the column's spaces
+    joined = body.replace(cut, " | ")
+    gap = None
+    if not joined.isprintable():  # perhaps a blank line after the entries, and other sections
+        gap = _BLANK_LINE.search(doc, end, stop)
+        if gap is None:
+            return None
+        body = doc[end + column : gap.start()].rstrip(" ")
+        joined = body.replace(cut, " | ")
+        if not joined.isprintable():
+            return None
+    if "  " in joined or "`" in joined:
+        return None
+    lines = body.split(cut)
+    try:
+        entries: dict[str, str] = dict([line.split(": ", 1) for line in lines])
+    except ValueError:  # a line with no ": "
+        return None
+    keys = " ".join(entries)
+    if len(entries) != len(lines) or not keys.isascii():
+        return None  # a head twice (the first wins)
+    typed = None
+    if not all(map(str.isidentifier, entries)):  # "name (type)" heads, or no entries
+        typed = _typed_names(list(entries))
+        if typed is None:
+            return None
+        keys = " ".join(typed)
+    if not keys.islower() and any(not name[0].islower() and _is_section_name(name) for name in typed or entries):
+        return None  # "Returns: ..." ends the section in the reader
+    prose = doc[:start]
+    summary = prose.strip()
+    if "\n" in summary or "\r" in prose or not summary or summary[0] in _NOT_PROSE:
+        read = _paragraphs(prose)
+        if read is None:
+            return None
+        pieces, blank = read
+    else:  # the summary alone, the usual: what _paragraphs reads, without the call
+        blank = prose[-1] == "\n" or "\n" in prose[prose.rfind(summary[-1]) :]
+        if "  " in summary or "`" in summary or not summary.isprintable():
+            summary = flatten(summary)
+        pieces = [_new(Piece, (summary, False, (), -1, False))]
+    params = _PLAIN_HEADERS[title]
+    tail = None if gap is None or not params else _sections_after(doc[gap.end() - 1 :], column)
+    if gap is not None and tail is None:
+        return None
+    if typed is not None:  # the reader's pieces, for the general description
+        section = len(pieces) if params else -1
+        pieces.append(_new(Piece, (title, blank and bool(pieces), (), section, params)))
+        pieces += [
+            _new(Piece, (line, False, (name,) if params else (), section, False)) for name, line in zip(typed, lines)
+        ]
+        if tail:
+            pieces += [tail[0]._replace(blank_before=True), *tail[1:]]
+        named = MappingProxyType(dict(zip(typed, entries.values())))
+        return _new(ParsedDocstring, (named, _EMPTY, tuple(pieces)) if params else (_EMPTY, named, tuple(pieces)))
+    if params:
+        pieces.append(_new(Piece, (title, blank and bool(pieces), (), len(pieces), True)))
+        pieces += tail or ()
+        return _new(_PlainDocstring, (MappingProxyType(entries), _EMPTY, tuple(pieces)))
+    pieces.append(_new(Piece, (title, blank and bool(pieces), (), -1, False)))
+    return _new(_PlainDocstring, (_EMPTY, MappingProxyType(entries), tuple(pieces)))
 
 
 def parse_docstring(doc: str | None) -> ParsedDocstring:
