@@ -109,7 +109,7 @@ class Frames:
                 length = _LENGTH.search(header)
                 if length is None:
                     found.append(Bad(None, PARSE_ERROR, f"a header without a Content-Length: {header[:200]!r}"))
-                    self._skip_to_next_header(end + 4)
+                    self._skip_to_next_header(1)
                     continue
                 del self._buffer[: end + 4]
                 self._length = int(length.group(1))
@@ -121,7 +121,7 @@ class Frames:
             found.append(_message(body))
 
     def _skip_to_next_header(self, start: int) -> None:
-        """Drop what cannot be read, up to the next ``Content-Length`` (where a message may start)."""
+        """Drop what cannot be read, up to the next ``Content-Length`` from ``start`` (where a message may start)."""
         at = _NEXT_HEADER.search(self._buffer, start)
         del self._buffer[: at.start() if at is not None else max(0, len(self._buffer) - len(b"content-length:"))]
 
