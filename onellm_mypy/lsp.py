@@ -44,12 +44,16 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
 from .fixtext import ImportEdit, json_value_import
 from .jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, SERVER_NOT_INITIALIZED, Connection, RpcError
 from .lspdocs import UTF16, UTF32, Document, apply_change, to_path, to_uri
+
+if find_spec("mypy") is None:  # the check process imports it: refused here, with the hint, not at each check
+    raise ModuleNotFoundError("No module named 'mypy'", name="mypy")
 
 #: The LSP's structures travel as their JSON objects (``Diagnostic``, ``Range``, ``CodeAction``, ...).
 Json = dict[str, Any]
