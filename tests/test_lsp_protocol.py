@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -264,6 +265,40 @@ def test_pygls_client_unknown_request_and_incremental_edits(tmp_path: Path) -> N
 
 
 # -- without a server ------------------------------------------------------------------
+
+
+def test_the_server_imports_no_lsp_framework(tmp_path: Path) -> None:
+    """The server's start is what an editor waits for first: pygls and lsprotocol are the tests' client only.
+
+    A whole session (initialize, an open buffer, shutdown, exit) is served, then the modules
+    the process imported are listed as it exits.
+    """
+    app = tmp_path / "app.py"
+    listing = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print(sorted({m.split('.')[0] for m in sys.modules} & {'pygls', 'lsprotocol', 'cattrs'}),"
+        " file=sys.stderr))\n"
+        "from onellm_mypy.lsp import main\n"
+        "sys.exit(main([]))\n"
+    )
+    conversation = (
+        request(1, "initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        + notification("initialized", {})
+        + notification(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": app.as_uri(), "languageId": "python", "version": 1, "text": "x = 1\n"}},
+        )
+        + request(2, "shutdown")
+        + notification("exit")
+    )
+    env = dict(os.environ)
+    env.setdefault("ONELLM_LSP_CACHE_DIR", os.path.join(tempfile.gettempdir(), "onellm-lsp-test-cache"))
+    done = subprocess.run(
+        [sys.executable, "-c", listing], input=conversation, capture_output=True, cwd=tmp_path, env=env, timeout=WAIT
+    )
+    assert done.returncode == 0
+    assert done.stderr.decode().strip().splitlines()[-1] == "[]"
+
 
 #: Bytes fed in pieces, and the messages read: a message's dict, or a Bad's (id, code).
 FRAME_ROWS = [
