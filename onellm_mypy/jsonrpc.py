@@ -20,6 +20,7 @@ What arrives and what is answered:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -194,13 +195,10 @@ class Connection:
                     messages = frames.feed(data)
                     if messages:
                         loop.call_soon_threadsafe(deliver, messages)
-            except OSError:
-                pass
-            finally:
-                try:
+                loop.call_soon_threadsafe(ended)
+            except (OSError, RuntimeError):  # the input broke, or the server ended first (its loop closed)
+                with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(ended)
-                except RuntimeError:  # the loop closed first
-                    pass
 
         threading.Thread(target=read, name="onellm-lsp-stdin", daemon=True).start()
         await closed

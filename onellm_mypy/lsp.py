@@ -253,9 +253,10 @@ class OnellmServer:
         docs_url: str | None = None,
         max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
         config_file: str | None = None,
-        connection: Connection | None = None,
+        worker: _Worker | None = None,
     ) -> None:
-        self.connection = connection if connection is not None else Connection(self)
+        """``worker``: a check process already started (``main`` starts one first thing)."""
+        self.connection = Connection(self)
         #: The open buffers, per URI.
         self.documents: dict[str, Document] = {}
         #: The workspace's root as ``initialize`` gave it (None: none given).
@@ -275,7 +276,7 @@ class OnellmServer:
             self._anchors = anchors(_DOCS.read_text(encoding="utf-8"))
             if self.docs_url is None:
                 self.docs_url = _DOCS.as_uri()
-        self._worker: _Worker | None = None
+        self._worker = worker
         self._job: _Job | None = None
         #: Debounce timers, per URI.
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -764,8 +765,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ns = parser.parse_args(argv)
     # The check process first: it imports mypy and loads the warm cache while the server starts.
-    server = OnellmServer(ns.debounce_ms, ns.docs_url, ns.max_document_bytes, ns.config_file)
-    server._worker = _Worker.start(os.getcwd(), ns.config_file)
+    worker = _Worker.start(os.getcwd(), ns.config_file)
+    server = OnellmServer(ns.debounce_ms, ns.docs_url, ns.max_document_bytes, ns.config_file, worker)
     try:
         asyncio.run(server.connection.serve())
     finally:

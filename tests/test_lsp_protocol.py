@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,7 @@ from onellm_mypy.jsonrpc import (
 )
 from onellm_mypy.lspdocs import UTF16, UTF32, apply_change, to_path, to_uri
 
+ROOT = Path(__file__).resolve().parent.parent
 #: How long a test waits for one answer before it fails (the server answers at once; the
 #: check process, started beside it, does not take part in these answers).
 WAIT = 60.0
@@ -298,6 +300,24 @@ def test_the_server_imports_no_lsp_framework(tmp_path: Path) -> None:
     )
     assert done.returncode == 0
     assert done.stderr.decode().strip().splitlines()[-1] == "[]"
+
+
+def test_without_mypy_the_server_refuses_at_once_with_the_extra_to_install(tmp_path: Path) -> None:
+    """An interpreter without site-packages, given onellm and typing_extensions alone: no mypy to check with."""
+    import typing_extensions
+
+    shutil.copy(typing_extensions.__file__, tmp_path / "typing_extensions.py")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    done = subprocess.run(
+        [sys.executable, "-S", "-m", "onellm_runtime", "lsp"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=WAIT,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert "the language server needs mypy: pip install -e '.[lsp]'" in done.stderr
 
 
 #: Bytes fed in pieces, and the messages read: a message's dict, or a Bad's (id, code).
