@@ -54,8 +54,9 @@ SERVER_NOT_INITIALIZED = -32002
 #: A header part longer than this without its ending empty line is not a header.
 MAX_HEADER_BYTES = 8192
 #: The one header the base protocol needs (``Content-Type`` may come too, and says UTF-8 JSON).
-_LENGTH = re.compile(rb"^content-length:[ \t]*(\d+)[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
-_NEXT_HEADER = re.compile(rb"content-length:", re.IGNORECASE)
+_LENGTH = re.compile(rb"^content-length:[ \t]*(\d{1,15})[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
+_HEADER_NAME = b"content-length:"
+_NEXT_HEADER = re.compile(re.escape(_HEADER_NAME), re.IGNORECASE)
 
 
 class RpcError(Exception):
@@ -122,16 +123,22 @@ class Frames:
             found.append(_message(body))
 
     def _skip_to_next_header(self, start: int) -> None:
-        """Drop what cannot be read, up to the next ``Content-Length`` from ``start`` (where a message may start)."""
+        """Drop what cannot be read, up to the next ``Content-Length`` from ``start`` (where a message may
+        start); without one, all but an end that may be the start of one still to come."""
         at = _NEXT_HEADER.search(self._buffer, start)
-        del self._buffer[: at.start() if at is not None else max(0, len(self._buffer) - len(b"content-length:"))]
+        if at is not None:
+            del self._buffer[: at.start()]
+            return
+        tail = bytes(self._buffer[-len(_HEADER_NAME) :]).lower()
+        keep = next((n for n in range(len(tail), 0, -1) if _HEADER_NAME.startswith(tail[-n:])), 0)
+        del self._buffer[: len(self._buffer) - keep]
 
 
 def _message(body: bytes) -> dict[str, Any] | Bad:
     try:
         message = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        return Bad(None, PARSE_ERROR, f"the message is not JSON: {e}")
+    except (ValueError, RecursionError) as e:  # not UTF-8, not JSON, a number past int's digits, nesting too deep
+        return Bad(None, PARSE_ERROR, f"the message is not JSON that can be read: {type(e).__name__}: {str(e)[:200]}")
     if not isinstance(message, dict):
         return Bad(None, INVALID_REQUEST, "a message is a JSON object (batches are not part of the LSP)")
     id_ = message.get("id")
@@ -196,7 +203,7 @@ class Connection:
                     if messages:
                         loop.call_soon_threadsafe(deliver, messages)
                 loop.call_soon_threadsafe(ended)
-            except (OSError, RuntimeError):  # the input broke, or the server ended first (its loop closed)
+            except Exception:  # the input broke, or the server ended first (its loop closed): the server ends
                 with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(ended)
 

@@ -335,6 +335,15 @@ FRAME_ROWS = [
         id="a Content-Length short of its body: the rest is no header, the next message is read",
     ),
     pytest.param(
+        [b"Content-Length: " + b"9" * 16 + b"\r\n\r\n{}"], [(None, PARSE_ERROR)], id="a length past 15 digits"
+    ),
+    pytest.param(
+        [b"Content-Length: %d\r\n\r\n" % len(deep) + deep for deep in [b"[" * 100_000 + b"]" * 100_000]]
+        + [b"Content-Length: 5000\r\n\r\n" + b"7" * 5000],
+        [(None, PARSE_ERROR), (None, PARSE_ERROR)],
+        id="JSON nested 100,000 deep; a number of 5,000 digits",
+    ),
+    pytest.param(
         [frame({"jsonrpc": "2.0", "id": True, "method": "m"}), frame({"jsonrpc": "2.0", "id": 4, "method": 1})],
         [(None, INVALID_REQUEST), (4, INVALID_REQUEST)],
         id="an id neither number nor string; a method not a string",
