@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -356,6 +357,28 @@ def test_frames(pieces: list[bytes], expected: list[object]) -> None:
     frames = Frames()
     read = [m for piece in pieces for m in frames.feed(piece)]
     assert [(m.id, m.code) if isinstance(m, Bad) else m for m in read] == expected
+
+
+def test_frames_read_the_same_however_the_stream_is_cut() -> None:
+    stream = (
+        frame({"jsonrpc": "2.0", "id": 1, "method": "a", "params": {"t": "é😀\r\n\r\n"}})
+        + b"Content-Type: x\r\n\r\n"
+        + b"Content-Length: 3\r\n\r\n{x}"
+        + frame({"jsonrpc": "2.0", "method": "b"})
+    )
+    whole = Frames().feed(stream)
+    assert [(m.id, m.code) if isinstance(m, Bad) else m["method"] for m in whole] == [
+        "a",
+        (None, PARSE_ERROR),
+        (None, PARSE_ERROR),
+        "b",
+    ]
+    rng = random.Random(7)
+    for _ in range(300):
+        cuts = sorted(rng.sample(range(1, len(stream)), rng.randint(1, 12)))
+        frames = Frames()
+        pieces = [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)])]
+        assert [m for piece in pieces for m in frames.feed(piece)] == whole, cuts
 
 
 def test_encode_is_read_back_byte_by_byte() -> None:
