@@ -27,7 +27,7 @@ import re
 import sys
 import threading
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol, cast
 
 __all__ = [
     "PARSE_ERROR",
@@ -136,17 +136,18 @@ class Frames:
 
 def _message(body: bytes) -> dict[str, Any] | Bad:
     try:
-        message = json.loads(body.decode("utf-8"))
+        parsed: object = json.loads(body.decode("utf-8"))
     except (ValueError, RecursionError) as e:  # not UTF-8, not JSON, a number past int's digits, nesting too deep
         return Bad(None, PARSE_ERROR, f"the message is not JSON that can be read: {type(e).__name__}: {str(e)[:200]}")
-    if not isinstance(message, dict):
+    if not isinstance(parsed, dict):
         return Bad(None, INVALID_REQUEST, "a message is a JSON object (batches are not part of the LSP)")
-    id_ = message.get("id")
+    message = cast("dict[str, Any]", parsed)
+    id_: object = message.get("id")
     if not (id_ is None or isinstance(id_, str) or (isinstance(id_, int) and not isinstance(id_, bool))):
         return Bad(None, INVALID_REQUEST, f"an id is a number or a string, not {json.dumps(id_)[:100]}")
     if message.get("jsonrpc") != "2.0":
         return Bad(id_, INVALID_REQUEST, 'a message has "jsonrpc": "2.0"')
-    method = message.get("method")
+    method: object = message.get("method")
     if method is not None and not isinstance(method, str):
         return Bad(id_, INVALID_REQUEST, "a method is a string")
     if method is None and "id" not in message:

@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .fixtext import ImportEdit, json_value_import
 from .jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, SERVER_NOT_INITIALIZED, Connection, RpcError
@@ -193,13 +193,14 @@ class _Worker:
             header = await stdout.readline()
             if not header:
                 return None
-            reply = json.loads(await stdout.readexactly(int(header)))
+            parsed: object = json.loads(await stdout.readexactly(int(header)))
         except (ConnectionError, asyncio.IncompleteReadError):
             return None
-        if not isinstance(reply, dict):
+        if not isinstance(parsed, dict):
             return None
+        reply = cast("dict[str, Any]", parsed)
         if self.startup is None:
-            ready_at = reply.get("readyAt")
+            ready_at: object = reply.get("readyAt")
             idle = max(0.0, sent - ready_at) if isinstance(ready_at, (int, float)) else 0.0
             self.startup = time.monotonic() - self.started - idle
         return reply
@@ -337,28 +338,33 @@ class OnellmServer:
         handler(self, params if params is not None else {})
 
     def initialize(self, params: Json) -> Json:
-        options = params.get("initializationOptions")
-        if isinstance(options, dict):
+        options = _object(params.get("initializationOptions"))
+        if options:
             debounce = _positive(options.get("debounceMs"))
             if debounce is not None:
                 self.debounce_ms = debounce
             limit = _positive(options.get("maxDocumentBytes"))
             if limit is not None:
                 self.max_document_bytes = limit
-            url = options.get("docsUrl")
+            url: object = options.get("docsUrl")
             if isinstance(url, str) and url:
                 self.docs_url = url
-            config = options.get("configFile")
+            config: object = options.get("configFile")
             if isinstance(config, str) and config:
                 self.config_file = config
-        root_uri, root_path = params.get("rootUri"), params.get("rootPath")
-        folders = params.get("workspaceFolders")
+        root_uri: object = params.get("rootUri")
+        root_path: object = params.get("rootPath")
+        folders: object = params.get("workspaceFolders")
         if not isinstance(root_uri, str) and isinstance(folders, list) and folders:
-            root_uri = folders[0]["uri"]
-        self.root_path = to_path(root_uri) if isinstance(root_uri, str) else root_path
-        general = (params.get("capabilities") or {}).get("general") or {}
-        offered = general.get("positionEncodings") or []
-        self.position_encoding = next((e for e in offered if e in (UTF16, UTF32)), UTF16)
+            root_uri = _object(cast("list[object]", folders)[0]).get("uri")
+        if isinstance(root_uri, str):
+            self.root_path = to_path(root_uri)
+        elif isinstance(root_path, str):
+            self.root_path = root_path
+        general = _object(_object(params.get("capabilities")).get("general"))
+        offered: object = general.get("positionEncodings")
+        encodings = cast("list[object]", offered) if isinstance(offered, list) else []
+        self.position_encoding = next((e for e in encodings if e in (UTF16, UTF32)), UTF16)
         self.initialized = True
         self.start_worker()
         return {
@@ -640,6 +646,11 @@ class OnellmServer:
             self._worker = None
 
 
+def _object(value: object) -> Json:
+    """A JSON object read from what a client sent, empty when it sent something else."""
+    return cast(Json, value) if isinstance(value, dict) else {}
+
+
 def _positive(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
@@ -710,12 +721,13 @@ def _one_line_match(lines: list[str], r: Json, pattern: re.Pattern[str]) -> tupl
     start, end = r["start"], r["end"]
     if not (isinstance(start["line"], int) and isinstance(start["character"], int) and isinstance(end["line"], int)):
         raise TypeError("a range's positions are integers")
-    if not 0 <= start["line"] < len(lines):
+    first: int = start["line"]
+    if not 0 <= first < len(lines):
         return None
-    line = lines[start["line"]]
-    stop = end["character"] if end["line"] == start["line"] else len(line)
+    line = lines[first]
+    stop = end["character"] if end["line"] == first else len(line)
     matches = [m for m in pattern.finditer(line) if m.start() >= start["character"] and m.end() <= stop]
-    return (start["line"], matches[0]) if len(matches) == 1 else None
+    return (first, matches[0]) if len(matches) == 1 else None
 
 
 def _edit(line: int, start: int, end: int, new_text: str) -> Json:
