@@ -15,10 +15,11 @@ findings with their code, range and a link to the code's section of
 mypy runs in a child process (``checkworker``), one check at a time, under the project's
 mypy configuration as ``onellm check`` reads it and starting from a warm cache
 (``warmcache``) when one is written, so the server answers requests while a check runs.
-The process is started first thing (``main``, before pygls and lsprotocol, about a second of
-imports, load here; again at ``initialize`` if the workspace's root or configuration differs):
-it imports mypy and loads the warm cache while the server starts and the editor opens its
-first file. A check made stale by a newer edit is dropped when it ends, or, once it has
+The process is started first thing (``main``; again at ``initialize`` if the workspace's root
+or configuration differs): it imports mypy and loads the warm cache while the server answers
+``initialize`` and the editor opens its first file. The protocol itself is served with the
+standard library (``jsonrpc``, ``lspdocs``): an LSP framework's imports would cost the
+server's start more than the whole path to the first findings has. A check made stale by a newer edit is dropped when it ends, or, once it has
 run as long as starting a new check process took, stopped with its process (waiting
 longer could cost more than starting over; either way at most twice the better choice).
 Findings are published only for the version of the text they were found in.
@@ -43,35 +44,19 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
+from importlib.util import find_spec
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
 
 from .fixtext import ImportEdit, json_value_import
+from .jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, SERVER_NOT_INITIALIZED, Connection, RpcError
+from .lspdocs import UTF16, UTF32, Document, apply_change, to_path, to_uri
 
+if find_spec("mypy") is None:  # the check process imports it: refused here, with the hint, not at each check
+    raise ModuleNotFoundError("No module named 'mypy'", name="mypy")
 
-class _Later:
-    """A module imported at its first use; each name read from it is kept for the next reads."""
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __getattr__(self, attribute: str) -> Any:
-        value = getattr(import_module(self._name), attribute)
-        setattr(self, attribute, value)
-        return value
-
-
-if TYPE_CHECKING:
-    from lsprotocol import types
-    from pygls import uris
-    from pygls.lsp.server import LanguageServer as _PyglsServer
-else:
-    # pygls and lsprotocol load after ``main`` has started the check process (see the docstring);
-    # ``_create`` mixes pygls's server class into ``OnellmServer``.
-    types = _Later("lsprotocol.types")
-    uris = _Later("pygls.uris")
-    _PyglsServer = object
+#: The LSP's structures travel as their JSON objects (``Diagnostic``, ``Range``, ``CodeAction``, ...).
+Json = dict[str, Any]
 
 __all__ = [
     "OnellmServer",
@@ -82,6 +67,12 @@ __all__ = [
     "DEFAULT_DEBOUNCE_MS",
     "DEFAULT_MAX_DOCUMENT_BYTES",
 ]
+
+# The LSP's numbers for what it names.
+LOG_ERROR, LOG_INFO, LOG_LOG = 1, 3, 4  # MessageType
+SEVERITY_ERROR, SEVERITY_WARNING, SEVERITY_INFORMATION = 1, 2, 3  # DiagnosticSeverity
+SYNC_INCREMENTAL = 2  # TextDocumentSyncKind
+QUICK_FIX = "quickfix"  # CodeActionKind
 
 DEFAULT_DEBOUNCE_MS = 300
 DEFAULT_MAX_DOCUMENT_BYTES = 1_000_000
@@ -117,19 +108,27 @@ def utf8_size(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
-def too_large(size: int, limit: int) -> types.Diagnostic:
+def span(line: int, character: int, end_line: int, end_character: int) -> Json:
+    """An LSP ``Range``."""
+    return {
+        "start": {"line": line, "character": character},
+        "end": {"line": end_line, "character": end_character},
+    }
+
+
+def too_large(size: int, limit: int) -> Json:
     """The one finding on a buffer above the size limit: not checked, and what to do."""
-    return types.Diagnostic(
-        range=types.Range(types.Position(0, 0), types.Position(1, 0)),
-        message=(
+    return {
+        "range": span(0, 0, 1, 0),
+        "message": (
             f"This file is {size:,} bytes, above the {limit:,} bytes onellm lsp checks: its tools are not "
             "checked here. Run onellm check on it, or raise the limit (initializationOptions maxDocumentBytes, "
             "or onellm lsp --max-document-bytes N)"
         ),
-        severity=types.DiagnosticSeverity.Warning,
-        code=TOO_LARGE,
-        source=SOURCE,
-    )
+        "severity": SEVERITY_WARNING,
+        "code": TOO_LARGE,
+        "source": SOURCE,
+    }
 
 
 class _Worker:
@@ -194,13 +193,14 @@ class _Worker:
             header = await stdout.readline()
             if not header:
                 return None
-            reply = json.loads(await stdout.readexactly(int(header)))
+            parsed: object = json.loads(await stdout.readexactly(int(header)))
         except (ConnectionError, asyncio.IncompleteReadError):
             return None
-        if not isinstance(reply, dict):
+        if not isinstance(parsed, dict):
             return None
+        reply = cast("dict[str, Any]", parsed)
         if self.startup is None:
-            ready_at = reply.get("readyAt")
+            ready_at: object = reply.get("readyAt")
             idle = max(0.0, sent - ready_at) if isinstance(ready_at, (int, float)) else 0.0
             self.startup = time.monotonic() - self.started - idle
         return reply
@@ -241,11 +241,11 @@ class _Job:
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
 
 
-class OnellmServer(_PyglsServer):
+class OnellmServer:
     """The server: open buffers, a debounce timer per buffer, one check process.
 
-    Made by ``_create``, which adds pygls's ``LanguageServer`` as its base once the check
-    process has started (type checkers see that base here).
+    ``REQUESTS`` and ``NOTIFICATIONS`` (below the class) say which method each LSP message
+    runs; ``jsonrpc.Connection`` reads and writes them.
     """
 
     def __init__(
@@ -254,8 +254,20 @@ class OnellmServer(_PyglsServer):
         docs_url: str | None = None,
         max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
         config_file: str | None = None,
+        worker: _Worker | None = None,
     ) -> None:
-        super().__init__("onellm", "0.1.0")
+        """``worker``: a check process already started (``main`` starts one first thing)."""
+        self.connection = Connection(self)
+        #: The open buffers, per URI.
+        self.documents: dict[str, Document] = {}
+        #: The workspace's root as ``initialize`` gave it (None: none given).
+        self.root_path: str | None = None
+        #: How positions are counted, as agreed at ``initialize``.
+        self.position_encoding = UTF16
+        self.initialized = False
+        self.shut_down = False
+        #: The exit code once ``exit`` came (0 after ``shutdown``, else 1), None before.
+        self.exit_code: int | None = None
         self.debounce_ms = debounce_ms
         self.docs_url = docs_url
         self.max_document_bytes = max_document_bytes
@@ -265,7 +277,7 @@ class OnellmServer(_PyglsServer):
             self._anchors = anchors(_DOCS.read_text(encoding="utf-8"))
             if self.docs_url is None:
                 self.docs_url = _DOCS.as_uri()
-        self._worker: _Worker | None = None
+        self._worker = worker
         self._job: _Job | None = None
         #: Debounce timers, per URI.
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -274,7 +286,7 @@ class OnellmServer(_PyglsServer):
         self._wake: asyncio.Event | None = None
         self._loop_task: asyncio.Task[None] | None = None
         #: What was last published per URI, with its version (to skip publishing the same again).
-        self._published: dict[str, tuple[int | None, list[types.Diagnostic]]] = {}
+        self._published: dict[str, tuple[int | None, list[Json]]] = {}
         #: Per URI, the version of its last published findings, and where the check process found
         #: JsonValue would be imported in that text (absent: not worked out; None: does not parse).
         self._fixable: dict[str, tuple[int, dict[str, Any]]] = {}
@@ -284,17 +296,122 @@ class OnellmServer(_PyglsServer):
     @property
     def root(self) -> str:
         """The workspace's root: where the project's mypy configuration is looked for."""
-        root = self.workspace.root_path if self.workspace is not None else None
+        root = self.root_path
         return root if root and os.path.isdir(root) else os.getcwd()
 
-    def link(self, code: str) -> types.CodeDescription | None:
+    def link(self, code: str) -> Json | None:
+        """The diagnostic's ``codeDescription``: its code's section of the docs."""
         if self.docs_url is None or code == TOO_LARGE:
             return None
         anchor = self._anchors.get(code)
-        return types.CodeDescription(href=f"{self.docs_url}#{anchor}" if anchor else self.docs_url)
+        return {"href": f"{self.docs_url}#{anchor}" if anchor else self.docs_url}
 
-    def log(self, kind: types.MessageType, message: str) -> None:
-        self.window_log_message(types.LogMessageParams(kind, f"onellm: {message}"))
+    def log(self, kind: int, message: str) -> None:
+        self.connection.notify("window/logMessage", {"type": kind, "message": f"onellm: {message}"})
+
+    def log_error(self, message: str) -> None:
+        self.log(LOG_ERROR, message)
+
+    # -- the protocol -----------------------------------------------------------------
+
+    def request(self, method: str, params: Any) -> Any:
+        """A request's result (``jsonrpc.Handler``): the lifecycle's rules, then its row of ``REQUESTS``."""
+        if self.shut_down:
+            raise RpcError(INVALID_REQUEST, f"{method} came after shutdown: only exit is served now")
+        if not self.initialized and method != "initialize":
+            raise RpcError(SERVER_NOT_INITIALIZED, f"{method} came before initialize")
+        if self.initialized and method == "initialize":
+            raise RpcError(INVALID_REQUEST, "initialize came a second time")
+        handler = REQUESTS.get(method)
+        if handler is None:
+            raise RpcError(METHOD_NOT_FOUND, f"onellm lsp does not serve {method}")
+        try:
+            return handler(self, params if params is not None else {})
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise RpcError(INVALID_PARAMS, f"the params of {method} do not fit it: {e!r}") from e
+
+    def notification(self, method: str, params: Any) -> None:
+        """A notification (``jsonrpc.Handler``): its row of ``NOTIFICATIONS``; others are ignored, as the LSP says."""
+        handler = NOTIFICATIONS.get(method)
+        if handler is None or (method != "exit" and (self.shut_down or not self.initialized)):
+            return
+        handler(self, params if params is not None else {})
+
+    def initialize(self, params: Json) -> Json:
+        options = _object(params.get("initializationOptions"))
+        if options:
+            debounce = _positive(options.get("debounceMs"))
+            if debounce is not None:
+                self.debounce_ms = debounce
+            limit = _positive(options.get("maxDocumentBytes"))
+            if limit is not None:
+                self.max_document_bytes = limit
+            url: object = options.get("docsUrl")
+            if isinstance(url, str) and url:
+                self.docs_url = url
+            config: object = options.get("configFile")
+            if isinstance(config, str) and config:
+                self.config_file = config
+        root_uri: object = params.get("rootUri")
+        root_path: object = params.get("rootPath")
+        folders: object = params.get("workspaceFolders")
+        if not isinstance(root_uri, str) and isinstance(folders, list) and folders:
+            root_uri = _object(cast("list[object]", folders)[0]).get("uri")
+        if isinstance(root_uri, str):
+            self.root_path = to_path(root_uri)
+        elif isinstance(root_path, str):
+            self.root_path = root_path
+        general = _object(_object(params.get("capabilities")).get("general"))
+        offered: object = general.get("positionEncodings")
+        encodings = cast("list[object]", offered) if isinstance(offered, list) else []
+        self.position_encoding = next((e for e in encodings if e in (UTF16, UTF32)), UTF16)
+        self.initialized = True
+        self.start_worker()
+        return {
+            "capabilities": {
+                "positionEncoding": self.position_encoding,
+                "textDocumentSync": {"openClose": True, "change": SYNC_INCREMENTAL},
+                "codeActionProvider": {"codeActionKinds": [QUICK_FIX]},
+            },
+            "serverInfo": {"name": "onellm", "version": "0.1.0"},
+        }
+
+    def did_open(self, params: Json) -> None:
+        item = params["textDocument"]
+        uri, version, text = item["uri"], item["version"], item["text"]
+        if not (isinstance(uri, str) and isinstance(version, int) and isinstance(text, str)):
+            raise TypeError("a TextDocumentItem has a string uri, an integer version and a string text")
+        self.documents[uri] = Document(uri, version, text)
+        self.schedule(uri, 0)
+
+    def did_change(self, params: Json) -> None:
+        identifier = params["textDocument"]
+        document = self.documents.get(identifier["uri"])
+        if document is None:
+            return  # not open: nothing to change
+        text = document.text
+        for change in params["contentChanges"]:
+            text = apply_change(text, change, self.position_encoding)
+        version = identifier["version"]
+        document.text, document.version = text, version if isinstance(version, int) else document.version + 1
+        self.schedule(document.uri, self.debounce_ms)
+
+    def did_close(self, params: Json) -> None:
+        uri = params["textDocument"]["uri"]
+        self.documents.pop(uri, None)
+        self.forget(uri)
+
+    def code_action(self, params: Json) -> list[Json]:
+        return self.fixes(params["textDocument"]["uri"], params["context"]["diagnostics"])
+
+    def shutdown(self, params: object) -> None:
+        self.stop()
+        self.shut_down = True
+
+    def exit(self, params: object) -> None:
+        self.exit_code = 0 if self.shut_down else 1
+        self.stop()
+        self.connection.close()
 
     # -- scheduling -------------------------------------------------------------------
 
@@ -326,7 +443,7 @@ class OnellmServer(_PyglsServer):
             return
         job.stopped = True
         self.log(
-            types.MessageType.Info,
+            LOG_INFO,
             f"a check of {job.uri} (version {job.version}) made stale by an edit ran "
             f"{time.monotonic() - job.started:.1f} s: stopped, with its process",
         )
@@ -352,7 +469,7 @@ class OnellmServer(_PyglsServer):
                 try:
                     await self._check(uri)
                 except Exception as e:  # keep serving whatever one check did
-                    self.log(types.MessageType.Error, f"check failed: {e!r}")
+                    self.log(LOG_ERROR, f"check failed: {e!r}")
 
     # -- one check --------------------------------------------------------------------
 
@@ -362,11 +479,11 @@ class OnellmServer(_PyglsServer):
         A process that ends without replying (killed from outside, out of memory, a crash
         of mypy itself) is replaced, and the text checked once more in the new one.
         """
-        document = self.workspace.text_documents.get(uri)
-        path = uris.to_fs_path(uri) if uri.startswith("file:") else None
-        if document is None or document.version is None or path is None or not path.endswith(".py"):
+        document = self.documents.get(uri)
+        path = to_path(uri) if document is not None else None
+        if document is None or path is None or not path.endswith(".py"):
             return
-        version, text = document.version, document.source
+        version, text = document.version, document.text
         size = utf8_size(text)
         if size > self.max_document_bytes:
             self._fixable.pop(uri, None)
@@ -374,12 +491,12 @@ class OnellmServer(_PyglsServer):
             return
         if self._worker is not None and self._worker.closed_bytes > self.max_document_bytes * CLOSED_SHARE:
             self.log(
-                types.MessageType.Info,
+                LOG_INFO,
                 f"the check process still holds {self._worker.closed_bytes:,} bytes of closed files: "
                 "starting a new one (the open files are checked again)",
             )
             self.stop_worker()
-            for other in self.workspace.text_documents:
+            for other in self.documents:
                 if other != uri:
                     self._make_ready(other)
         if self._worker is None:
@@ -387,7 +504,7 @@ class OnellmServer(_PyglsServer):
         worker = self._worker
         worker.holds[uri] = size
         job = self._job = _Job(uri, version, time.monotonic())
-        self.log(types.MessageType.Log, f"checking {uri} (version {version}, {size:,} bytes)")
+        self.log(LOG_LOG, f"checking {uri} (version {version}, {size:,} bytes)")
         try:
             reply = await worker.check({"path": path, "version": version, "text": text})
         finally:
@@ -402,7 +519,7 @@ class OnellmServer(_PyglsServer):
                 self._worker = None
             again = retry and not job.stale
             self.log(
-                types.MessageType.Error,
+                LOG_ERROR,
                 f"the check process ended (exit code {code}) checking {uri} (version {version}); "
                 + ("checking it again in a new one" if again else "not checking it again before its next edit"),
             )
@@ -411,7 +528,7 @@ class OnellmServer(_PyglsServer):
             return
         if job.stale:
             self.log(
-                types.MessageType.Info,
+                LOG_INFO,
                 f"a check of {uri} (version {version}) made stale by an edit ended after "
                 f"{time.monotonic() - job.started:.1f} s: its findings were dropped",
             )
@@ -420,66 +537,69 @@ class OnellmServer(_PyglsServer):
     def _take(self, uri: str, job: _Job, reply: dict[str, Any]) -> None:
         """Publish what a check found: each buffer's findings, if its text is still the one checked."""
         if "error" in reply:
-            self.log(types.MessageType.Error, str(reply["error"]))
+            self.log(LOG_ERROR, str(reply["error"]))
             return
         if "skipped" in reply:
             if uri not in self._told:
                 self._told.add(uri)
-                self.log(types.MessageType.Info, f"{uri} is not checked: {reply['skipped']}, as onellm check . would")
+                self.log(LOG_INFO, f"{uri} is not checked: {reply['skipped']}, as onellm check . would")
             if not job.stale:
                 self.publish(uri, [], job.version)
             return
         cache = reply.get("cache")
         if isinstance(cache, dict):
             self.log(
-                types.MessageType.Info,
+                LOG_INFO,
                 f"the check process started from the warm cache in {cache['directory']}"
                 if cache["was"] == "read"
                 else "the check process analysed the standard library and onellm_runtime; the warm cache "
                 f"that saves this next time is being written to {cache['directory']}",
             )
         if reply.get("reconfigured"):  # the mypy configuration changed: the other buffers' findings too
-            self.log(types.MessageType.Info, "the mypy configuration changed: checking the open files again")
-            for other in self.workspace.text_documents:
+            self.log(LOG_INFO, "the mypy configuration changed: checking the open files again")
+            for other in self.documents:
                 if other != uri:
                     self._make_ready(other)
         found: dict[str, Any] = reply.get("found", {})
         for found_path, entry in found.items():
-            found_uri = uri if found_path == uris.to_fs_path(uri) else uris.from_fs_path(found_path)
-            document = self.workspace.text_documents.get(found_uri) if found_uri else None
-            if found_uri is None or document is None or document.version != entry["version"]:
+            found_uri = uri if found_path == to_path(uri) else to_uri(found_path)
+            document = self.documents.get(found_uri)
+            if document is None or document.version != entry["version"]:
                 continue  # closed, or edited since: the newer text's check publishes
             self._fixable[found_uri] = (entry["version"], entry)
             self.publish(found_uri, [self.diagnostic(*d) for d in entry["diagnostics"]], entry["version"])
 
     def diagnostic(
         self, line: int, column: int, end_line: int, end_column: int, code: str, message: str, severity: str
-    ) -> types.Diagnostic:
-        end = types.Position(end_line, end_column) if end_column >= 0 else types.Position(line + 1, 0)
-        return types.Diagnostic(
-            range=types.Range(types.Position(line, column), end),
-            message=message,
-            severity=types.DiagnosticSeverity.Error if severity == "error" else types.DiagnosticSeverity.Information,
-            code=code,
-            code_description=self.link(code),
-            source=SOURCE,
-        )
+    ) -> Json:
+        found: Json = {
+            "range": span(line, column, end_line, end_column) if end_column >= 0 else span(line, column, line + 1, 0),
+            "message": message,
+            "severity": SEVERITY_ERROR if severity == "error" else SEVERITY_INFORMATION,
+            "code": code,
+            "source": SOURCE,
+        }
+        link = self.link(code)
+        if link is not None:
+            found["codeDescription"] = link
+        return found
 
-    def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:
+    def publish(self, uri: str, diagnostics: list[Json], version: int | None) -> None:
         if self._published.get(uri) == (version, diagnostics):
             return
         self._published[uri] = (version, diagnostics)
-        self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
-        )
+        params: Json = {"uri": uri, "diagnostics": diagnostics}
+        if version is not None:
+            params["version"] = version
+        self.connection.notify("textDocument/publishDiagnostics", params)
 
-    def fixes(self, uri: str, diagnostics: Sequence[types.Diagnostic]) -> list[types.CodeAction]:
+    def fixes(self, uri: str, diagnostics: Sequence[Json]) -> list[Json]:
         """The quick fixes for the findings the editor sends, on the text they were found in."""
-        document = self.workspace.text_documents.get(uri)
+        document = self.documents.get(uri)
         checked = self._fixable.get(uri)
         if document is None or checked is None or checked[0] != document.version:
             return []  # edited since the findings were published: their positions no longer hold
-        text, entry = document.source, checked[1]
+        text, entry = document.text, checked[1]
 
         def import_edit() -> ImportEdit | None:
             if "jsonValueImport" not in entry:
@@ -500,7 +620,7 @@ class OnellmServer(_PyglsServer):
         self._fixable.pop(uri, None)
         if self._worker is not None and uri in self._worker.holds:
             self._worker.closed_bytes += self._worker.holds.pop(uri)
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        self.connection.notify("textDocument/publishDiagnostics", {"uri": uri, "diagnostics": []})
 
     def stop(self) -> None:
         """Stop the check process (at ``shutdown``, and when the connection ends)."""
@@ -526,66 +646,29 @@ class OnellmServer(_PyglsServer):
             self._worker = None
 
 
+def _object(value: object) -> Json:
+    """A JSON object read from what a client sent, empty when it sent something else."""
+    return cast(Json, value) if isinstance(value, dict) else {}
+
+
 def _positive(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
-def _create(
-    debounce_ms: int,
-    docs_url: str | None,
-    max_document_bytes: int,
-    config_file: str | None,
-    worker: _Worker | None = None,
-) -> OnellmServer:
-    """The server, holding ``worker`` (a check process already started) if given."""
-    from pygls.lsp.server import LanguageServer
-
-    made = type("OnellmServer", (OnellmServer, LanguageServer), {"__module__": __name__})
-    server: OnellmServer = made(debounce_ms, docs_url, max_document_bytes, config_file)
-    server._worker = worker  # pyright: ignore[reportPrivateUsage]
-
-    @server.feature(types.INITIALIZE)
-    def initialize(ls: OnellmServer, params: types.InitializeParams) -> None:
-        options = params.initialization_options
-        if isinstance(options, dict):
-            debounce = _positive(options.get("debounceMs"))
-            if debounce is not None:
-                ls.debounce_ms = debounce
-            limit = _positive(options.get("maxDocumentBytes"))
-            if limit is not None:
-                ls.max_document_bytes = limit
-            url = options.get("docsUrl")
-            if isinstance(url, str) and url:
-                ls.docs_url = url
-            config = options.get("configFile")
-            if isinstance(config, str) and config:
-                ls.config_file = config
-        ls.start_worker()
-
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: OnellmServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri, 0)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: OnellmServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri, ls.debounce_ms)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: OnellmServer, params: types.DidCloseTextDocumentParams) -> None:
-        ls.forget(params.text_document.uri)
-
-    @server.feature(types.SHUTDOWN)
-    def shutdown(ls: OnellmServer, params: None) -> None:
-        ls.stop()
-
-    @server.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
-    )
-    def code_action(ls: OnellmServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        return ls.fixes(params.text_document.uri, params.context.diagnostics)
-
-    return server
+#: The requests the server serves: method -> what answers it (any other: MethodNotFound).
+REQUESTS: dict[str, Callable[[OnellmServer, Any], Any]] = {
+    "initialize": OnellmServer.initialize,
+    "textDocument/codeAction": OnellmServer.code_action,
+    "shutdown": OnellmServer.shutdown,
+}
+#: The notifications it acts on (any other, ``$/cancelRequest`` among them, is ignored: its
+#: requests are answered as they arrive, so there is none under way to cancel).
+NOTIFICATIONS: dict[str, Callable[[OnellmServer, Any], None]] = {
+    "textDocument/didOpen": OnellmServer.did_open,
+    "textDocument/didChange": OnellmServer.did_change,
+    "textDocument/didClose": OnellmServer.did_close,
+    "exit": OnellmServer.exit,
+}
 
 
 # -- quick fixes ---------------------------------------------------------------------
@@ -597,75 +680,82 @@ _RANGE = re.compile(r"Range\((\s*[^,()]+?\s*),(\s*[^,()]+?\s*)\)")
 def quick_fixes(
     uri: str,
     text: str,
-    diagnostics: Sequence[types.Diagnostic],
+    diagnostics: Sequence[Json],
     import_edit: Callable[[], ImportEdit | None] | None = None,
-) -> list[types.CodeAction]:
-    """The mechanical fixes for the OLT findings among ``diagnostics`` (those the editor sends for a range).
+) -> list[Json]:
+    """The mechanical fixes (LSP ``CodeAction`` objects) for the OLT findings among ``diagnostics``
+    (LSP ``Diagnostic`` objects: those the editor sends for a range).
 
     ``import_edit`` gives where ``JsonValue`` gets imported (None: ``text`` does not parse);
     by default it is read from ``text``.
     """
     lines = text.splitlines(keepends=True)
-    actions: list[types.CodeAction] = []
+    actions: list[Json] = []
     for d in diagnostics:
-        if d.source != SOURCE:
+        if d.get("source") != SOURCE:
             continue
-        edits: list[types.TextEdit] | None = None
+        code, message = d.get("code"), d.get("message", "")
+        edits: list[Json] | None = None
         title = ""
-        if d.code == "OLT002" and "'Any' has no schema" in d.message:
-            edits = _any_to_json_value(lines, d.range, import_edit or (lambda: json_value_import(text)))
+        if code == "OLT002" and "'Any' has no schema" in message:
+            edits = _any_to_json_value(lines, d["range"], import_edit or (lambda: json_value_import(text)))
             title = "Use JsonValue (any JSON value) instead of Any"
-        elif d.code == "OLT013" and "has its minimum above its maximum" in d.message:
-            edits = _swap_range(lines, d.range)
+        elif code == "OLT013" and "has its minimum above its maximum" in message:
+            edits = _swap_range(lines, d["range"])
             title = "Swap the Range bounds"
         if edits:
             actions.append(
-                types.CodeAction(
-                    title=title,
-                    kind=types.CodeActionKind.QuickFix,
-                    diagnostics=[d],
-                    is_preferred=True,
-                    edit=types.WorkspaceEdit(changes={uri: edits}),
-                )
+                {
+                    "title": title,
+                    "kind": QUICK_FIX,
+                    "diagnostics": [d],
+                    "isPreferred": True,
+                    "edit": {"changes": {uri: edits}},
+                }
             )
     return actions
 
 
-def _one_line_match(lines: list[str], r: types.Range, pattern: re.Pattern[str]) -> tuple[int, re.Match[str]] | None:
+def _one_line_match(lines: list[str], r: Json, pattern: re.Pattern[str]) -> tuple[int, re.Match[str]] | None:
     """The only match of ``pattern`` on the diagnostic's first line, inside its range."""
-    if r.start.line >= len(lines):
+    start, end = r["start"], r["end"]
+    if not (isinstance(start["line"], int) and isinstance(start["character"], int) and isinstance(end["line"], int)):
+        raise TypeError("a range's positions are integers")
+    first: int = start["line"]
+    if not 0 <= first < len(lines):
         return None
-    line = lines[r.start.line]
-    end = r.end.character if r.end.line == r.start.line else len(line)
-    matches = [m for m in pattern.finditer(line) if m.start() >= r.start.character and m.end() <= end]
-    return (r.start.line, matches[0]) if len(matches) == 1 else None
+    line = lines[first]
+    stop = end["character"] if end["line"] == first else len(line)
+    matches = [m for m in pattern.finditer(line) if m.start() >= start["character"] and m.end() <= stop]
+    return (first, matches[0]) if len(matches) == 1 else None
 
 
-def _any_to_json_value(
-    lines: list[str], r: types.Range, import_edit: Callable[[], ImportEdit | None]
-) -> list[types.TextEdit] | None:
+def _edit(line: int, start: int, end: int, new_text: str) -> Json:
+    """An LSP ``TextEdit`` within one line."""
+    return {"range": span(line, start, line, end), "newText": new_text}
+
+
+def _any_to_json_value(lines: list[str], r: Json, import_edit: Callable[[], ImportEdit | None]) -> list[Json] | None:
     found = _one_line_match(lines, r, _ANY)
     if found is None:
         return None
     line, m = found
-    edits = [types.TextEdit(types.Range(types.Position(line, m.start()), types.Position(line, m.end())), "JsonValue")]
+    edits = [_edit(line, m.start(), m.end(), "JsonValue")]
     imported = import_edit()
     if imported is None:
         return None  # the buffer does not parse: no safe place for the import
     if imported.text:
-        at = types.Position(imported.line, imported.column)
-        edits.append(types.TextEdit(types.Range(at, at), imported.text))
+        edits.append(_edit(imported.line, imported.column, imported.column, imported.text))
     return edits
 
 
-def _swap_range(lines: list[str], r: types.Range) -> list[types.TextEdit] | None:
+def _swap_range(lines: list[str], r: Json) -> list[Json] | None:
     found = _one_line_match(lines, r, _RANGE)
     if found is None:
         return None
     line, m = found
     low, high = m.group(1), m.group(2)
-    new = f"Range({high.strip()}, {low.strip()})"
-    return [types.TextEdit(types.Range(types.Position(line, m.start()), types.Position(line, m.end())), new)]
+    return [_edit(line, m.start(), m.end(), f"Range({high.strip()}, {low.strip()})")]
 
 
 # -- entry point ---------------------------------------------------------------------
@@ -686,14 +776,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--config-file", metavar="FILE", help="the mypy configuration to follow (default: mypy's search from the root)"
     )
     ns = parser.parse_args(argv)
-    # The check process first: it imports mypy and loads the warm cache while pygls loads here.
+    # The check process first: it imports mypy and loads the warm cache while the server starts.
     worker = _Worker.start(os.getcwd(), ns.config_file)
-    server = _create(ns.debounce_ms, ns.docs_url, ns.max_document_bytes, ns.config_file, worker)
+    server = OnellmServer(ns.debounce_ms, ns.docs_url, ns.max_document_bytes, ns.config_file, worker)
     try:
-        server.start_io()
+        asyncio.run(server.connection.serve())
     finally:
-        server.stop_worker()  # the connection ended without a shutdown request
-    return 0
+        server.stop()  # also when the input ended without shutdown and exit
+    return server.exit_code if server.exit_code is not None else 0
 
 
 if __name__ == "__main__":

@@ -16,8 +16,10 @@ import pytest
 from buffers import ANY, BUFFER, RANGE, SAVED
 from lsp_session import Session
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
-from onellm_mypy.lsp import anchors, quick_fixes
+from onellm_mypy.lsp import anchors
+from onellm_mypy.lsp import quick_fixes as quick_fixes_json
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "diagnostics.md"
@@ -107,6 +109,13 @@ def test_a_session_open_change_diagnostics_and_quick_fixes(tmp_path: Path) -> No
 
 
 URI = "file:///p/app.py"
+CONVERTER = get_converter()
+
+
+def quick_fixes(uri: str, text: str, diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
+    """The server's quick fixes (which take and give the LSP's JSON objects) in lsprotocol's types."""
+    actions = quick_fixes_json(uri, text, [CONVERTER.unstructure(d) for d in diagnostics])
+    return [CONVERTER.structure(a, types.CodeAction) for a in actions]
 
 
 def _finding(line: int, start: int, end: int, code: str, message: str) -> types.Diagnostic:
