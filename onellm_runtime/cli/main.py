@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..errortext import install_hint
 from ..provider_names import PROVIDER_NAMES
-from . import lock, manifest
+from . import manifest
 from .entries import UsageError, runtime_entries, shown_path, source_paths, static_entries
 
 __all__ = ["COMMANDS", "Command", "UsageError", "main", "runtime_entries", "static_entries"]
@@ -156,6 +156,34 @@ def _lsp(argv: Sequence[str]) -> int:
     return lsp(list(argv))
 
 
+# The lock commands import their module when one of them is named: it loads the lock reader,
+# the differ and every provider adapter, which ``onellm lsp`` and ``serve-mcp`` need not wait for.
+
+
+def _diff_arguments(parser: argparse.ArgumentParser) -> None:
+    from .lock import diff_arguments
+
+    diff_arguments(parser)
+
+
+def _diff(ns: argparse.Namespace) -> int:
+    from .lock import run_diff
+
+    return run_diff(ns)
+
+
+def _lock_arguments(parser: argparse.ArgumentParser) -> None:
+    from .lock import lock_arguments
+
+    lock_arguments(parser)
+
+
+def _lock(ns: argparse.Namespace) -> int:
+    from .lock import run_lock
+
+    return run_lock(ns)
+
+
 def _no_arguments(parser: argparse.ArgumentParser) -> None:
     return None
 
@@ -184,14 +212,14 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "diff",
         "compare two tool-set locks: breaking, compatible and changed (files or git:REV:PATH)",
-        lock.diff_arguments,
-        lock.run_diff,
+        _diff_arguments,
+        _diff,
     ),
     Command(
         "lock",
         "write the tool-set lock (manifest, provider forms, token estimates), or --check the tree against it",
-        lock.lock_arguments,
-        lock.run_lock,
+        _lock_arguments,
+        _lock,
     ),
     Command(
         "lsp",
