@@ -38,6 +38,7 @@ running jobs and awaits their tasks.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import inspect
 import types
 import weakref
@@ -52,7 +53,7 @@ from ..errortext import cut, describe
 from ..provider_names import check_provider
 from ..results import ToolResult
 from .convert import Converter, Misfit, Unwritable, compile_converter
-from .eager import Started, continued, first_step
+from .eager import continued
 from .jobs import Job, JobRegistry
 from .workers import Drain, DrainCall, DrainOutcome, ToolRaised, WorkerPool
 
@@ -421,6 +422,9 @@ class ToolInvoker:
         loop = asyncio.get_running_loop()
         ready: list[_Ready | None] = [None] * len(batch.tools)
         prepared_for: dict[int, _Prepared] = {}
+        #: The last call's tool and what was prepared for it: a reply's calls mostly repeat a tool.
+        last: Tool[..., Any] | None = None
+        prepared: _Prepared | None = None
         approved, contexts = batch.approved, batch.contexts
         counted = chars = 0
         for index, (tool, raw) in enumerate(zip(batch.tools, batch.arguments, strict=True)):
@@ -428,9 +432,11 @@ class ToolInvoker:
                 await asyncio.sleep(0)
                 counted = chars = 0
             counted += 1
-            prepared = prepared_for.get(id(tool))
-            if prepared is None:
-                prepared = prepared_for[id(tool)] = self._prepare(tool)
+            if tool is not last or prepared is None:
+                prepared = prepared_for.get(id(tool))
+                if prepared is None:
+                    prepared = prepared_for[id(tool)] = self._prepare(tool)
+                last = tool
             kind = type(raw)
             try:
                 text = kind is str or kind is bytes
@@ -543,37 +549,39 @@ class ToolInvoker:
         tools, contexts = batch.tools, batch.contexts
         try:
             threaded: list[DrainCall[_InThread]] = []
-            for count, index in enumerate(indices):
-                if count and count % SLICE == 0:
+            for first in range(indices.start, indices.stop, SLICE):
+                if first != indices.start:
                     if threaded:
                         drain = drain if drain is not None else Drain(self.workers, answered)
                         drain.add(threaded)
                         threaded = []
                     await asyncio.sleep(0)  # the slice just started takes its first steps, beside other tasks
-                readied = ready[index]
-                if readied is None:  # answered while binding
-                    continue
-                ready[index] = None
-                prepared, kwargs, mode = readied
-                tool = tools[index]
-                context = (
-                    None
-                    if prepared.contextless and (not contexts or contexts[index] is None)
-                    else self._context_for(batch, index, prepared, kwargs, listeners)
-                )
-                if mode == "background":
-                    results[index] = await self._background(tool, kwargs, cast(ToolContext, context), prepared)
-                elif prepared.threaded:
-                    if context is not None:
-                        in_threads[index] = context
-                    threaded.append(((index, tool, prepared, context), tool.call_with, kwargs, prepared.thread_name))
-                elif prepared.inline:
-                    self._start_inline(index, tool, kwargs, context, prepared, results, start)
-                else:
-                    windowed = not tool.is_async
-                    if windowed:
-                        await room.acquire()
-                    start(index, self._run(tool, kwargs, cast(ToolContext, context), prepared), windowed)
+                for index in range(first, min(first + SLICE, indices.stop)):
+                    readied = ready[index]
+                    if readied is None:  # answered while binding
+                        continue
+                    ready[index] = None
+                    prepared, kwargs, mode = readied
+                    tool = tools[index]
+                    context = (
+                        None
+                        if prepared.contextless and (not contexts or contexts[index] is None)
+                        else self._context_for(batch, index, prepared, kwargs, listeners)
+                    )
+                    if prepared.inline and mode != "background":
+                        self._start_inline(index, tool, kwargs, context, prepared, results, start)
+                    elif mode == "background":
+                        results[index] = await self._background(tool, kwargs, cast(ToolContext, context), prepared)
+                    elif prepared.threaded:
+                        if context is not None:
+                            in_threads[index] = context
+                        call = ((index, tool, prepared, context), tool.call_with, kwargs, prepared.thread_name)
+                        threaded.append(call)
+                    else:
+                        windowed = not tool.is_async
+                        if windowed:
+                            await room.acquire()
+                        start(index, self._run(tool, kwargs, cast(ToolContext, context), prepared), windowed)
             if threaded:
                 drain = drain if drain is not None else Drain(self.workers, answered)
                 drain.add(threaded)
@@ -604,24 +612,34 @@ class ToolInvoker:
         results: list[ToolResult | None],
         start: Callable[[int, Coroutine[Any, Any, ToolResult]], None],
     ) -> None:
-        """An ``async def`` without a timeout: its first step now; a task for the rest, if any."""
+        """An ``async def`` without a timeout: its first step now, in a copy of the caller's
+        context (as a task's would be); a task for the rest, if any (``eager.py``)."""
         try:
             called = tool.call_with(kwargs)
-            if type(called) is not types.CoroutineType:  # an awaitable of another kind: awaited by a task
-                start(index, self._settle(called, tool, context, prepared))
-                return
-            step = first_step(cast("Coroutine[Any, Any, Any]", called))
         except asyncio.CancelledError as e:
             results[index] = self._cancelled(e, context, prepared)
             return
         except BaseException as e:  # of any kind, as in ``invoke``
             results[index] = self._failure(_failed(prepared.name, e), context)
             return
-        if isinstance(step, Started):
-            work = self._settle(continued(step), tool, context, prepared)
-            step.context.run(start, index, work)  # the task goes on in the context the first step ran in
+        if type(called) is not types.CoroutineType:  # an awaitable of another kind: awaited by a task
+            start(index, self._settle(called, tool, context, prepared))
             return
-        value = step[0]
+        own = contextvars.copy_context()
+        try:
+            pending = own.run(called.send, None)
+        except StopIteration as stop:  # it returned
+            value = stop.value
+        except asyncio.CancelledError as e:
+            results[index] = self._cancelled(e, context, prepared)
+            return
+        except BaseException as e:  # of any kind, as in ``invoke``
+            results[index] = self._failure(_failed(prepared.name, e), context)
+            return
+        else:  # it awaits something: a task goes on from there, in the context the first step ran in
+            work = self._settle(continued(called, pending), tool, context, prepared)
+            own.run(start, index, work)
+            return
         if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):
             start(index, self._settle(value, tool, context, prepared))
         else:
