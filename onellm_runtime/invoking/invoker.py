@@ -38,11 +38,9 @@ running jobs and awaits their tasks.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import inspect
-import types
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
@@ -53,7 +51,7 @@ from ..errortext import cut, describe
 from ..provider_names import check_provider
 from ..results import ToolResult
 from .convert import Converter, Misfit, Unwritable, compile_converter
-from .eager import continued
+from .eager import READY, Steps, continued, next_call
 from .jobs import Job, JobRegistry
 from .workers import Drain, DrainCall, DrainOutcome, ToolRaised, WorkerPool
 
@@ -71,6 +69,10 @@ Approval = Callable[[int], Awaitable["bool | ToolResult"]]
 
 #: A plain-function call handed to a run's ``Drain``: its index, and what finishes its result.
 _InThread = tuple[int, "Tool[..., Any]", "_Prepared", "ToolContext | None"]
+
+#: An ``async def`` call without a timeout, sent to a run's driver of first steps: its index,
+#: tool, keyword arguments, context (None: it needs none) and prepared facts.
+_Inline = tuple[int, "Tool[..., Any]", dict[str, object], "ToolContext | None", "_Prepared"]
 
 #: A call of a batch bound and approved: its tool's prepared facts, its keyword arguments
 #: (the context's parameters filled when it starts) and the binder's mode.
@@ -421,10 +423,14 @@ class ToolInvoker:
         """
         loop = asyncio.get_running_loop()
         ready: list[_Ready | None] = [None] * len(batch.tools)
-        prepared_for: dict[int, _Prepared] = {}
-        #: The last call's tool and what was prepared for it: a reply's calls mostly repeat a tool.
-        last: Tool[..., Any] | None = None
-        prepared: _Prepared | None = None
+        if not batch.tools:
+            return ready
+        #: The last call's tool, what was prepared for it and its binder: a reply's calls mostly
+        #: repeat a tool.
+        last = batch.tools[0]
+        prepared = self._prepare(last)
+        bind = prepared.binder._bind  # pyright: ignore[reportPrivateUsage]
+        prepared_for: dict[int, _Prepared] = {id(last): prepared}
         approved, contexts = batch.approved, batch.contexts
         counted = chars = 0
         for index, (tool, raw) in enumerate(zip(batch.tools, batch.arguments, strict=True)):
@@ -432,20 +438,19 @@ class ToolInvoker:
                 await asyncio.sleep(0)
                 counted = chars = 0
             counted += 1
-            if tool is not last or prepared is None:
-                prepared = prepared_for.get(id(tool))
-                if prepared is None:
-                    prepared = prepared_for[id(tool)] = self._prepare(tool)
+            if tool is not last:
+                known = prepared_for.get(id(tool))
+                prepared = known if known is not None else prepared_for.setdefault(id(tool), self._prepare(tool))
+                bind = prepared.binder._bind  # pyright: ignore[reportPrivateUsage]
                 last = tool
             kind = type(raw)
+            size = len(raw) if kind is str or kind is bytes else 0
             try:
-                text = kind is str or kind is bytes
-                if text and len(raw) > BIND_OFF_LOOP_CHARS:
-                    kwargs, mode = await loop.run_in_executor(None, prepared.binder._bind, raw, provider)  # pyright: ignore[reportPrivateUsage]
+                if size > BIND_OFF_LOOP_CHARS:
+                    kwargs, mode = await loop.run_in_executor(None, bind, raw, provider)
                 else:
-                    if text:
-                        chars += len(raw)
-                    kwargs, mode = prepared.binder._bind(raw, provider)  # pyright: ignore[reportPrivateUsage]
+                    chars += size
+                    kwargs, mode = bind(raw, provider)
             except ArgumentError as e:
                 results[index] = self._failure(str(e), contexts[index] if contexts else None)
                 continue
@@ -520,7 +525,7 @@ class ToolInvoker:
             if not unended and not all_ended.done():
                 all_ended.set_result(None)
 
-        async def one(index: int, work: Coroutine[Any, Any, ToolResult], windowed: bool) -> None:
+        async def one(index: int, work: Awaitable[ToolResult], windowed: bool) -> None:
             try:
                 results[index] = await work
             finally:
@@ -529,7 +534,7 @@ class ToolInvoker:
                 tasks.pop(index, None)
                 ended()
 
-        def start(index: int, work: Coroutine[Any, Any, ToolResult], windowed: bool = False) -> None:
+        def start(index: int, work: Awaitable[ToolResult], windowed: bool = False) -> None:
             nonlocal unended
             unended += 1
             tasks[index] = asyncio.ensure_future(one(index, work, windowed))
@@ -546,6 +551,8 @@ class ToolInvoker:
                     results[index] = self._finish(tool, value, context, prepared)
 
         drain: Drain[_InThread] | None = None
+        #: The driver that runs the first steps of this run's ``async def`` calls, while one is free.
+        steps: Steps | None = None
         tools, contexts = batch.tools, batch.contexts
         try:
             threaded: list[DrainCall[_InThread]] = []
@@ -569,7 +576,18 @@ class ToolInvoker:
                         else self._context_for(batch, index, prepared, kwargs, listeners)
                     )
                     if prepared.inline and mode != "background":
-                        self._start_inline(index, tool, kwargs, context, prepared, results, start)
+                        if steps is None:
+                            steps = Steps()
+                            steps.start(self._first_steps(steps, results))
+                        own = steps.context
+                        pending = own.run(steps.coroutine.send, (index, tool, kwargs, context, prepared))
+                        if pending is not READY:  # the call awaits something: it goes on in a task, with the driver
+                            steps.taken = True
+                            own.run(start, index, continued(steps.coroutine, pending))
+                            steps = None
+                        elif own != steps.caller:
+                            steps.close()
+                            steps = None
                     elif mode == "background":
                         results[index] = await self._background(tool, kwargs, cast(ToolContext, context), prepared)
                     elif prepared.threaded:
@@ -582,6 +600,9 @@ class ToolInvoker:
                         if windowed:
                             await room.acquire()
                         start(index, self._run(tool, kwargs, cast(ToolContext, context), prepared), windowed)
+            if steps is not None:
+                steps.close()
+                steps = None
             if threaded:
                 drain = drain if drain is not None else Drain(self.workers, answered)
                 drain.add(threaded)
@@ -594,6 +615,8 @@ class ToolInvoker:
             if drain is not None and drain.done.exception() is not None:
                 raise cast(BaseException, drain.done.exception())
         except BaseException:  # cancelled while starting or waiting: the calls under way are cancelled too
+            if steps is not None:
+                steps.close()
             if drain is not None:
                 drain.stop()
             for context in in_threads.values():
@@ -602,48 +625,26 @@ class ToolInvoker:
                 task.cancel()
             raise
 
-    def _start_inline(
-        self,
-        index: int,
-        tool: Tool[..., Any],
-        kwargs: dict[str, object],
-        context: ToolContext | None,
-        prepared: _Prepared,
-        results: list[ToolResult | None],
-        start: Callable[[int, Coroutine[Any, Any, ToolResult]], None],
-    ) -> None:
-        """An ``async def`` without a timeout: its first step now, in a copy of the caller's
-        context (as a task's would be); a task for the rest, if any (``eager.py``)."""
-        try:
-            called = tool.call_with(kwargs)
-        except asyncio.CancelledError as e:
-            results[index] = self._cancelled(e, context, prepared)
-            return
-        except BaseException as e:  # of any kind, as in ``invoke``
-            results[index] = self._failure(_failed(prepared.name, e), context)
-            return
-        if type(called) is not types.CoroutineType:  # an awaitable of another kind: awaited by a task
-            start(index, self._settle(called, tool, context, prepared))
-            return
-        own = contextvars.copy_context()
-        try:
-            pending = own.run(called.send, None)
-        except StopIteration as stop:  # it returned
-            value = stop.value
-        except asyncio.CancelledError as e:
-            results[index] = self._cancelled(e, context, prepared)
-            return
-        except BaseException as e:  # of any kind, as in ``invoke``
-            results[index] = self._failure(_failed(prepared.name, e), context)
-            return
-        else:  # it awaits something: a task goes on from there, in the context the first step ran in
-            work = self._settle(continued(called, pending), tool, context, prepared)
-            own.run(start, index, work)
-            return
-        if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):
-            start(index, self._settle(value, tool, context, prepared))
-        else:
-            results[index] = self._finish(tool, value, context, prepared)
+    async def _first_steps(self, steps: Steps, results: list[ToolResult | None]) -> ToolResult:
+        """A driver's body (``eager.py``): each call sent to it run as ``invoke`` runs an
+        ``async def`` without a timeout, its result put in ``results``; once a call has taken
+        the driver into a task, that call's result is the driver's own."""
+        while True:
+            call: _Inline = await next_call()
+            index, tool, kwargs, context, prepared = call
+            try:
+                value = await tool.call_with(kwargs)
+                if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):
+                    value = await value
+            except asyncio.CancelledError as e:
+                result = self._cancelled(e, context, prepared)
+            except BaseException as e:  # of any kind, as in ``invoke``
+                result = self._failure(_failed(prepared.name, e), context)
+            else:
+                result = self._finish(tool, value, context, prepared)
+            if steps.taken:
+                return result
+            results[index] = result
 
     async def _settle(
         self, pending: Awaitable[Any], tool: Tool[..., Any], context: ToolContext | None, prepared: _Prepared

@@ -94,7 +94,9 @@ def responses_calls(reply: Any) -> list[FoundCall]:
     """``function_call`` items of a Response (or of its ``output`` list)."""
     items = _listed(reply, "output")
     found: list[FoundCall] = []
-    for item in map(_map, items):
+    for item in items:
+        if type(item) is not dict:  # what ``json.loads`` and ``model_dump`` make is read as it is
+            item = _map(item)
         if item.get("type") == "function_call":
             call_id, name = item.get("call_id"), item.get("name")
             if type(call_id) is not str or type(name) is not str:  # what the API sends: no call of _str
