@@ -40,7 +40,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import weakref
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
@@ -51,7 +51,7 @@ from ..errortext import cut, describe
 from ..provider_names import check_provider
 from ..results import ToolResult
 from .convert import Converter, Misfit, Unwritable, compile_converter
-from .eager import READY, Steps, continued, next_call
+from .eager import CHANGED, READY, Steps, continued, next_calls, retired
 from .jobs import Job, JobRegistry
 from .workers import Drain, DrainCall, DrainOutcome, ToolRaised, WorkerPool
 
@@ -70,8 +70,8 @@ Approval = Callable[[int], Awaitable["bool | ToolResult"]]
 #: A plain-function call handed to a run's ``Drain``: its index, and what finishes its result.
 _InThread = tuple[int, "Tool[..., Any]", "_Prepared", "ToolContext | None"]
 
-#: An ``async def`` call without a timeout, sent to a run's driver of first steps: its index,
-#: tool, keyword arguments, context (None: it needs none) and prepared facts.
+#: An ``async def`` call without a timeout, for a run's driver of first steps: its index, tool,
+#: keyword arguments, context (None: it needs none) and prepared facts.
 _Inline = tuple[int, "Tool[..., Any]", dict[str, object], "ToolContext | None", "_Prepared"]
 
 #: A call of a batch bound and approved: its tool's prepared facts, its keyword arguments
@@ -553,16 +553,42 @@ class ToolInvoker:
         drain: Drain[_InThread] | None = None
         #: The driver that runs the first steps of this run's ``async def`` calls, while one is free.
         steps: Steps | None = None
+
+        def first_steps(calls: list[_Inline]) -> None:
+            """The first steps of ``calls``, in order, by as many drivers as the calls take."""
+            nonlocal steps
+            remaining = iter(calls)
+            while True:
+                if steps is None:
+                    steps = Steps()
+                    steps.start(self._first_steps(steps, results))
+                own = steps.context
+                outcome = own.run(steps.coroutine.send, remaining)
+                if outcome is READY:  # every call run: the driver stays free for the next ones
+                    return
+                if outcome is not CHANGED:  # a call awaits something: it goes on in a task, with the driver
+                    steps.taken = True
+                    own.run(start, steps.index, continued(steps.coroutine, outcome))
+                else:
+                    steps.close()
+                steps = None
+
         tools, contexts = batch.tools, batch.contexts
         try:
             threaded: list[DrainCall[_InThread]] = []
+            #: The slice's ``async def`` calls without a timeout, whose first steps run together
+            #: before anything else of the run can (at the slice's end, or before the loop awaits).
+            inline: list[_Inline] = []
             for first in range(indices.start, indices.stop, SLICE):
                 if first != indices.start:
+                    if inline:
+                        first_steps(inline)
+                        inline = []
                     if threaded:
                         drain = drain if drain is not None else Drain(self.workers, answered)
                         drain.add(threaded)
                         threaded = []
-                    await asyncio.sleep(0)  # the slice just started takes its first steps, beside other tasks
+                    await asyncio.sleep(0)  # the slice just started takes its next steps, beside other tasks
                 for index in range(first, min(first + SLICE, indices.stop)):
                     readied = ready[index]
                     if readied is None:  # answered while binding
@@ -576,19 +602,11 @@ class ToolInvoker:
                         else self._context_for(batch, index, prepared, kwargs, listeners)
                     )
                     if prepared.inline and mode != "background":
-                        if steps is None:
-                            steps = Steps()
-                            steps.start(self._first_steps(steps, results))
-                        own = steps.context
-                        pending = own.run(steps.coroutine.send, (index, tool, kwargs, context, prepared))
-                        if pending is not READY:  # the call awaits something: it goes on in a task, with the driver
-                            steps.taken = True
-                            own.run(start, index, continued(steps.coroutine, pending))
-                            steps = None
-                        elif own != steps.caller:
-                            steps.close()
-                            steps = None
+                        inline.append((index, tool, kwargs, context, prepared))
                     elif mode == "background":
+                        if inline:
+                            first_steps(inline)
+                            inline = []
                         results[index] = await self._background(tool, kwargs, cast(ToolContext, context), prepared)
                     elif prepared.threaded:
                         if context is not None:
@@ -598,8 +616,13 @@ class ToolInvoker:
                     else:
                         windowed = not tool.is_async
                         if windowed:
+                            if inline:
+                                first_steps(inline)
+                                inline = []
                             await room.acquire()
                         start(index, self._run(tool, kwargs, cast(ToolContext, context), prepared), windowed)
+            if inline:
+                first_steps(inline)
             if steps is not None:
                 steps.close()
                 steps = None
@@ -626,25 +649,30 @@ class ToolInvoker:
             raise
 
     async def _first_steps(self, steps: Steps, results: list[ToolResult | None]) -> ToolResult:
-        """A driver's body (``eager.py``): each call sent to it run as ``invoke`` runs an
-        ``async def`` without a timeout, its result put in ``results``; once a call has taken
-        the driver into a task, that call's result is the driver's own."""
+        """A driver's body (``eager.py``): the calls of each iterator sent to it, in turn, each
+        run as ``invoke`` runs an ``async def`` without a timeout and its result put in
+        ``results``. It stops at a call that changed the driver's context, and once a call has
+        taken the driver into a task, that call's result is the driver's own."""
+        own, caller = steps.context, steps.caller
         while True:
-            call: _Inline = await next_call()
-            index, tool, kwargs, context, prepared = call
-            try:
-                value = await tool.call_with(kwargs)
-                if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):
-                    value = await value
-            except asyncio.CancelledError as e:
-                result = self._cancelled(e, context, prepared)
-            except BaseException as e:  # of any kind, as in ``invoke``
-                result = self._failure(_failed(prepared.name, e), context)
-            else:
-                result = self._finish(tool, value, context, prepared)
-            if steps.taken:
-                return result
-            results[index] = result
+            calls: Iterator[_Inline] = await next_calls()
+            for index, tool, kwargs, context, prepared in calls:
+                steps.index = index
+                try:
+                    value = await tool.call_with(kwargs)
+                    if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):
+                        value = await value
+                except asyncio.CancelledError as e:
+                    result = self._cancelled(e, context, prepared)
+                except BaseException as e:  # of any kind, as in ``invoke``
+                    result = self._failure(_failed(prepared.name, e), context)
+                else:
+                    result = self._finish(tool, value, context, prepared)
+                if steps.taken:
+                    return result
+                results[index] = result
+                if own != caller:
+                    await retired()
 
     async def _settle(
         self, pending: Awaitable[Any], tool: Tool[..., Any], context: ToolContext | None, prepared: _Prepared
