@@ -217,13 +217,11 @@ async def dispatch(
             _set_tool(call, tool)
             add_call(call)
             kind = type(arguments)
-            if problem is None and tool is not None and (kind is str or kind is dict):  # what the APIs send
-                answer: ToolResult | None = None
-            else:
+            if problem is not None or tool is None or (kind is not str and kind is not dict):  # not what APIs send
                 answer = _decided(call, problem, provider, table)
-            if answer is not None:
-                decided[len(calls) - 1] = answer
-                continue
+                if answer is not None:
+                    decided[len(calls) - 1] = answer
+                    continue
             add_tool(cast("Tool[..., Any]", tool))
             add_arguments(cast("str | bytes | Mapping[str, object]", arguments))
             add_id(call_id)
