@@ -502,7 +502,7 @@ class ToolInvoker:
         | tool | runs |
         |---|---|
         | plain ``def``, no timeout | in the run's ``Drain``: worker threads take the calls a slice per hand-off |
-        | ``async def``, no timeout | its first step at once (``eager.py``); a task only if it awaits something |
+        | ``async def``, no timeout | its first step in the run's driver (``eager.py``), with the slice's others, before the loop next awaits; a task only if it awaits something |
         | with a timeout | a task of its own, racing the context's clock (``_run``) |
         | called with ``"invocationMode": "background"`` | a job at once; the answer is its handle |
 
