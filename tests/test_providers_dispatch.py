@@ -28,7 +28,7 @@ from openai.types.responses import Response, ResponseInputParam
 from openai.types.responses.response_input_item_param import FunctionCallOutput
 from pydantic import TypeAdapter
 
-from onellm_runtime import FilePart, ImagePart, TextPart, ToolContext, ToolInvoker, ToolResult, tool
+from onellm_runtime import FilePart, ImagePart, TextPart, Tool, ToolContext, ToolInvoker, ToolResult, tool
 from onellm_runtime.context import ToolEvent
 from onellm_runtime.invoking.invoker import BIND_OFF_LOOP_CHARS, SLICE
 from onellm_runtime.providers import Dispatch, ProviderWarning, dispatch
@@ -775,6 +775,7 @@ async def async_mark(n: int) -> str:
     if n % 2:
         await asyncio.sleep(0)  # goes on in a task, in the context its first step ran in
         assert SEEN.get() == f"call {n}"
+        SEEN.set(f"call {n}, resumed")  # while later calls take their first steps
     return before
 
 
@@ -822,6 +823,85 @@ def test_async_calls_fail_alone_whether_before_or_after_they_await() -> None:
         "Tool 'may_fail' failed: ValueError: after an await",
         "3",
     ]
+
+
+@tool
+async def quiet_read(n: int) -> str:
+    """Reads the context and changes nothing: the calls after it may share the context it ran in."""
+    return SEEN.get()
+
+
+def test_calls_that_change_their_context_and_calls_that_do_not_alternate() -> None:
+    """Async calls that set a value, with or without awaiting, between calls that only read:
+    every call reads the caller's value."""
+
+    async def scenario() -> Dispatch:
+        SEEN.set("caller")
+        calls = [(f"c{n}", "async_mark" if n % 3 == 0 else "quiet_read", {"n": n // 3}) for n in range(300)]
+        return await dispatch("openai", rec.responses(calls), [async_mark, quiet_read])
+
+    done = _run(scenario())
+    assert [r.text for r in done.results] == ["caller"] * 300
+
+
+#: An async tool's own exception, raised in its first step or after it awaits something: the
+#: call's failure, with the text ``invoke`` gives (the caller's cancellation is not one of these).
+RAISED_IN_A_STEP: dict[str, tuple[Callable[[], BaseException], str]] = {
+    "ValueError": (lambda: ValueError("disk full"), "Tool 'raises' failed: ValueError: disk full"),
+    "StopIteration": (StopIteration, "Tool 'raises' failed: StopIteration"),
+    "GeneratorExit": (GeneratorExit, "Tool 'raises' failed: GeneratorExit"),
+    "SystemExit(2)": (lambda: SystemExit(2), "Tool 'raises' failed: SystemExit: 2"),
+    "KeyboardInterrupt": (KeyboardInterrupt, "Tool 'raises' failed: KeyboardInterrupt"),
+    "its own CancelledError": (asyncio.CancelledError, "Tool 'raises' failed: CancelledError"),
+}
+
+
+@pytest.mark.parametrize("awaits_first", [False, True], ids=["first step", "after an await"])
+@pytest.mark.parametrize("raised", list(RAISED_IN_A_STEP))
+def test_what_an_async_call_raises_is_its_failure_alone(raised: str, awaits_first: bool) -> None:
+    make, text = RAISED_IN_A_STEP[raised]
+
+    async def raises(n: int) -> int:
+        if awaits_first:
+            await asyncio.sleep(0)
+        if n == 1:
+            raise make()
+        return n
+
+    async def scenario() -> tuple[Dispatch, ToolResult]:
+        t = Tool.create(raises)
+        done = await dispatch("openai", rec.responses([(f"c{n}", "raises", {"n": n}) for n in range(3)]), [t])
+        return done, await ToolInvoker().invoke(t, '{"n": 1}')
+
+    done, invoked = _run(scenario())
+    assert [r.text for r in done.results] == ["0", text, "2"]
+    assert [r.is_error for r in done.results] == [False, True, False]
+    assert invoked.text == text
+
+
+@tool
+async def gives_an_awaitable(n: int, later: bool) -> Any:
+    async def value() -> int:
+        if later:
+            await asyncio.sleep(0)
+        return n * 10
+
+    return value()
+
+
+def test_an_async_tool_that_returns_an_awaitable_is_answered_as_invoke_answers_it() -> None:
+    """The awaitable it returns is awaited once, whether or not it awaits something itself."""
+    arguments = [{"n": 1, "later": False}, {"n": 2, "later": True}]
+
+    async def scenario() -> tuple[Dispatch, list[ToolResult]]:
+        reply = rec.responses([(f"c{i}", "gives_an_awaitable", a) for i, a in enumerate(arguments)])
+        done = await dispatch("openai", reply, [gives_an_awaitable])
+        invoker = ToolInvoker()
+        return done, [await invoker.invoke(gives_an_awaitable, json.dumps(a)) for a in arguments]
+
+    done, invoked = _run(scenario())
+    assert [r.text for r in done.results] == ["10", "20"]
+    assert done.results == invoked
 
 
 def test_a_plain_function_that_returns_a_coroutine_is_answered_with_its_value() -> None:

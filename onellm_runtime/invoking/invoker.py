@@ -39,9 +39,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import types
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
@@ -52,7 +51,7 @@ from ..errortext import cut, describe
 from ..provider_names import check_provider
 from ..results import ToolResult
 from .convert import Converter, Misfit, Unwritable, compile_converter
-from .eager import Started, continued, first_step
+from .eager import CHANGED, READY, Steps, continued, next_calls, retired
 from .jobs import Job, JobRegistry
 from .workers import Drain, DrainCall, DrainOutcome, ToolRaised, WorkerPool
 
@@ -70,6 +69,10 @@ Approval = Callable[[int], Awaitable["bool | ToolResult"]]
 
 #: A plain-function call handed to a run's ``Drain``: its index, and what finishes its result.
 _InThread = tuple[int, "Tool[..., Any]", "_Prepared", "ToolContext | None"]
+
+#: An ``async def`` call without a timeout, for a run's driver of first steps: its index, tool,
+#: keyword arguments, context (None: it needs none) and prepared facts.
+_Inline = tuple[int, "Tool[..., Any]", dict[str, object], "ToolContext | None", "_Prepared"]
 
 #: A call of a batch bound and approved: its tool's prepared facts, its keyword arguments
 #: (the context's parameters filled when it starts) and the binder's mode.
@@ -420,7 +423,14 @@ class ToolInvoker:
         """
         loop = asyncio.get_running_loop()
         ready: list[_Ready | None] = [None] * len(batch.tools)
-        prepared_for: dict[int, _Prepared] = {}
+        if not batch.tools:
+            return ready
+        #: The last call's tool, what was prepared for it and its binder: a reply's calls mostly
+        #: repeat a tool.
+        last = batch.tools[0]
+        prepared = self._prepare(last)
+        bind = prepared.binder._bind  # pyright: ignore[reportPrivateUsage]
+        prepared_for: dict[int, _Prepared] = {id(last): prepared}
         approved, contexts = batch.approved, batch.contexts
         counted = chars = 0
         for index, (tool, raw) in enumerate(zip(batch.tools, batch.arguments, strict=True)):
@@ -428,18 +438,19 @@ class ToolInvoker:
                 await asyncio.sleep(0)
                 counted = chars = 0
             counted += 1
-            prepared = prepared_for.get(id(tool))
-            if prepared is None:
-                prepared = prepared_for[id(tool)] = self._prepare(tool)
+            if tool is not last:
+                known = prepared_for.get(id(tool))
+                prepared = known if known is not None else prepared_for.setdefault(id(tool), self._prepare(tool))
+                bind = prepared.binder._bind  # pyright: ignore[reportPrivateUsage]
+                last = tool
             kind = type(raw)
+            size = len(raw) if kind is str or kind is bytes else 0
             try:
-                text = kind is str or kind is bytes
-                if text and len(raw) > BIND_OFF_LOOP_CHARS:
-                    kwargs, mode = await loop.run_in_executor(None, prepared.binder._bind, raw, provider)  # pyright: ignore[reportPrivateUsage]
+                if size > BIND_OFF_LOOP_CHARS:
+                    kwargs, mode = await loop.run_in_executor(None, bind, raw, provider)
                 else:
-                    if text:
-                        chars += len(raw)
-                    kwargs, mode = prepared.binder._bind(raw, provider)  # pyright: ignore[reportPrivateUsage]
+                    chars += size
+                    kwargs, mode = bind(raw, provider)
             except ArgumentError as e:
                 results[index] = self._failure(str(e), contexts[index] if contexts else None)
                 continue
@@ -491,7 +502,7 @@ class ToolInvoker:
         | tool | runs |
         |---|---|
         | plain ``def``, no timeout | in the run's ``Drain``: worker threads take the calls a slice per hand-off |
-        | ``async def``, no timeout | its first step at once (``eager.py``); a task only if it awaits something |
+        | ``async def``, no timeout | its first step in the run's driver (``eager.py``), with the slice's others, before the loop next awaits; a task only if it awaits something |
         | with a timeout | a task of its own, racing the context's clock (``_run``) |
         | called with ``"invocationMode": "background"`` | a job at once; the answer is its handle |
 
@@ -514,7 +525,7 @@ class ToolInvoker:
             if not unended and not all_ended.done():
                 all_ended.set_result(None)
 
-        async def one(index: int, work: Coroutine[Any, Any, ToolResult], windowed: bool) -> None:
+        async def one(index: int, work: Awaitable[ToolResult], windowed: bool) -> None:
             try:
                 results[index] = await work
             finally:
@@ -523,7 +534,7 @@ class ToolInvoker:
                 tasks.pop(index, None)
                 ended()
 
-        def start(index: int, work: Coroutine[Any, Any, ToolResult], windowed: bool = False) -> None:
+        def start(index: int, work: Awaitable[ToolResult], windowed: bool = False) -> None:
             nonlocal unended
             unended += 1
             tasks[index] = asyncio.ensure_future(one(index, work, windowed))
@@ -540,40 +551,81 @@ class ToolInvoker:
                     results[index] = self._finish(tool, value, context, prepared)
 
         drain: Drain[_InThread] | None = None
+        #: The driver that runs the first steps of this run's ``async def`` calls, while one is free.
+        steps: Steps | None = None
+
+        def first_steps(calls: list[_Inline]) -> None:
+            """The first steps of ``calls``, in order, by as many drivers as the calls take."""
+            nonlocal steps
+            remaining = iter(calls)
+            while True:
+                if steps is None:
+                    steps = Steps()
+                    steps.start(self._first_steps(steps, results))
+                own = steps.context
+                outcome = own.run(steps.coroutine.send, remaining)
+                if outcome is READY:  # every call run: the driver stays free for the next ones
+                    return
+                if outcome is not CHANGED:  # a call awaits something: it goes on in a task, with the driver
+                    steps.taken = True
+                    own.run(start, steps.index, continued(steps.coroutine, outcome))
+                else:
+                    steps.close()
+                steps = None
+
         tools, contexts = batch.tools, batch.contexts
         try:
             threaded: list[DrainCall[_InThread]] = []
-            for count, index in enumerate(indices):
-                if count and count % SLICE == 0:
+            #: The slice's ``async def`` calls without a timeout, whose first steps run together
+            #: before anything else of the run can (at the slice's end, or before the loop awaits).
+            inline: list[_Inline] = []
+            for first in range(indices.start, indices.stop, SLICE):
+                if first != indices.start:
+                    if inline:
+                        first_steps(inline)
+                        inline = []
                     if threaded:
                         drain = drain if drain is not None else Drain(self.workers, answered)
                         drain.add(threaded)
                         threaded = []
-                    await asyncio.sleep(0)  # the slice just started takes its first steps, beside other tasks
-                readied = ready[index]
-                if readied is None:  # answered while binding
-                    continue
-                ready[index] = None
-                prepared, kwargs, mode = readied
-                tool = tools[index]
-                context = (
-                    None
-                    if prepared.contextless and (not contexts or contexts[index] is None)
-                    else self._context_for(batch, index, prepared, kwargs, listeners)
-                )
-                if mode == "background":
-                    results[index] = await self._background(tool, kwargs, cast(ToolContext, context), prepared)
-                elif prepared.threaded:
-                    if context is not None:
-                        in_threads[index] = context
-                    threaded.append(((index, tool, prepared, context), tool.call_with, kwargs, prepared.thread_name))
-                elif prepared.inline:
-                    self._start_inline(index, tool, kwargs, context, prepared, results, start)
-                else:
-                    windowed = not tool.is_async
-                    if windowed:
-                        await room.acquire()
-                    start(index, self._run(tool, kwargs, cast(ToolContext, context), prepared), windowed)
+                    await asyncio.sleep(0)  # the slice just started takes its next steps, beside other tasks
+                for index in range(first, min(first + SLICE, indices.stop)):
+                    readied = ready[index]
+                    if readied is None:  # answered while binding
+                        continue
+                    ready[index] = None
+                    prepared, kwargs, mode = readied
+                    tool = tools[index]
+                    context = (
+                        None
+                        if prepared.contextless and (not contexts or contexts[index] is None)
+                        else self._context_for(batch, index, prepared, kwargs, listeners)
+                    )
+                    if prepared.inline and mode != "background":
+                        inline.append((index, tool, kwargs, context, prepared))
+                    elif mode == "background":
+                        if inline:
+                            first_steps(inline)
+                            inline = []
+                        results[index] = await self._background(tool, kwargs, cast(ToolContext, context), prepared)
+                    elif prepared.threaded:
+                        if context is not None:
+                            in_threads[index] = context
+                        call = ((index, tool, prepared, context), tool.call_with, kwargs, prepared.thread_name)
+                        threaded.append(call)
+                    else:
+                        windowed = not tool.is_async
+                        if windowed:
+                            if inline:
+                                first_steps(inline)
+                                inline = []
+                            await room.acquire()
+                        start(index, self._run(tool, kwargs, cast(ToolContext, context), prepared), windowed)
+            if inline:
+                first_steps(inline)
+            if steps is not None:
+                steps.close()
+                steps = None
             if threaded:
                 drain = drain if drain is not None else Drain(self.workers, answered)
                 drain.add(threaded)
@@ -586,6 +638,8 @@ class ToolInvoker:
             if drain is not None and drain.done.exception() is not None:
                 raise cast(BaseException, drain.done.exception())
         except BaseException:  # cancelled while starting or waiting: the calls under way are cancelled too
+            if steps is not None:
+                steps.close()
             if drain is not None:
                 drain.stop()
             for context in in_threads.values():
@@ -594,38 +648,31 @@ class ToolInvoker:
                 task.cancel()
             raise
 
-    def _start_inline(
-        self,
-        index: int,
-        tool: Tool[..., Any],
-        kwargs: dict[str, object],
-        context: ToolContext | None,
-        prepared: _Prepared,
-        results: list[ToolResult | None],
-        start: Callable[[int, Coroutine[Any, Any, ToolResult]], None],
-    ) -> None:
-        """An ``async def`` without a timeout: its first step now; a task for the rest, if any."""
-        try:
-            called = tool.call_with(kwargs)
-            if type(called) is not types.CoroutineType:  # an awaitable of another kind: awaited by a task
-                start(index, self._settle(called, tool, context, prepared))
-                return
-            step = first_step(cast("Coroutine[Any, Any, Any]", called))
-        except asyncio.CancelledError as e:
-            results[index] = self._cancelled(e, context, prepared)
-            return
-        except BaseException as e:  # of any kind, as in ``invoke``
-            results[index] = self._failure(_failed(prepared.name, e), context)
-            return
-        if isinstance(step, Started):
-            work = self._settle(continued(step), tool, context, prepared)
-            step.context.run(start, index, work)  # the task goes on in the context the first step ran in
-            return
-        value = step[0]
-        if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):
-            start(index, self._settle(value, tool, context, prepared))
-        else:
-            results[index] = self._finish(tool, value, context, prepared)
+    async def _first_steps(self, steps: Steps, results: list[ToolResult | None]) -> ToolResult:
+        """A driver's body (``eager.py``): the calls of each iterator sent to it, in turn, each
+        run as ``invoke`` runs an ``async def`` without a timeout and its result put in
+        ``results``. It stops at a call that changed the driver's context, and once a call has
+        taken the driver into a task, that call's result is the driver's own."""
+        own, caller = steps.context, steps.caller
+        while True:
+            calls: Iterator[_Inline] = await next_calls()
+            for index, tool, kwargs, context, prepared in calls:
+                steps.index = index
+                try:
+                    value = await tool.call_with(kwargs)
+                    if type(value) not in _NEVER_AWAITABLE and inspect.isawaitable(value):
+                        value = await value
+                except asyncio.CancelledError as e:
+                    result = self._cancelled(e, context, prepared)
+                except BaseException as e:  # of any kind, as in ``invoke``
+                    result = self._failure(_failed(prepared.name, e), context)
+                else:
+                    result = self._finish(tool, value, context, prepared)
+                if steps.taken:
+                    return result
+                results[index] = result
+                if own != caller:
+                    await retired()
 
     async def _settle(
         self, pending: Awaitable[Any], tool: Tool[..., Any], context: ToolContext | None, prepared: _Prepared

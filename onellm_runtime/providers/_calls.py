@@ -9,7 +9,6 @@ list, a Gemini ``Content`` or its ``parts``), and returns the calls in the reply
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 __all__ = [
@@ -24,16 +23,11 @@ __all__ = [
 ]
 
 
-@dataclass(slots=True)
-class FoundCall:
-    """One tool call as the reply wrote it."""
-
-    id: str
-    name: str
-    #: As the API sent them: a JSON string (OpenAI) or an object (the others).
-    arguments: object
-    #: Why the call cannot run as written (its answer is this error), or None.
-    problem: str | None = None
+#: One tool call as the reply wrote it: its id, its tool's name, its arguments as the API sent
+#: them (a JSON string for OpenAI, an object for the others), and why it cannot run as written
+#: (its answer is this error) or None. A plain tuple: ``dispatch`` reads each once, and a reply
+#: may hold thousands.
+FoundCall = tuple[str, str, object, "str | None"]
 
 
 def plain(value: object) -> Any:
@@ -100,9 +94,14 @@ def responses_calls(reply: Any) -> list[FoundCall]:
     """``function_call`` items of a Response (or of its ``output`` list)."""
     items = _listed(reply, "output")
     found: list[FoundCall] = []
-    for item in map(_map, items):
+    for written in items:
+        # what ``json.loads`` and ``model_dump`` make is read as it is, without a call of ``_map``
+        item = cast("Mapping[str, Any]", written) if type(written) is dict else _map(written)
         if item.get("type") == "function_call":
-            found.append(FoundCall(_str(item.get("call_id")), _str(item.get("name")), item.get("arguments", "")))
+            call_id, name = item.get("call_id"), item.get("name")
+            if type(call_id) is not str or type(name) is not str:  # what the API sends: no call of _str
+                call_id, name = _str(call_id), _str(name)
+            found.append((call_id, name, item.get("arguments", ""), None))
     return found
 
 
@@ -115,15 +114,13 @@ def chat_calls(reply: Any) -> list[FoundCall]:
     for call in map(_map, _list(message.get("tool_calls"))):
         kind = call.get("type", "function")
         function = _map(call.get("function"))
-        found.append(FoundCall(_str(call.get("id")), _str(function.get("name")), function.get("arguments", "")))
-        if kind != "function":  # a custom tool's call, or a type the API may add: answered, never dropped
-            name = _str(_map(call.get(kind) if isinstance(kind, str) else None).get("name")) or found[-1].name
-            found[-1] = FoundCall(
-                found[-1].id,
-                name,
-                None,
-                f"Tool call type {_shown(kind)} is not supported; only function tools are offered.",
-            )
+        call_id, name = _str(call.get("id")), _str(function.get("name"))
+        if kind == "function":
+            found.append((call_id, name, function.get("arguments", ""), None))
+        else:  # a custom tool's call, or a type the API may add: answered, never dropped
+            name = _str(_map(call.get(kind) if isinstance(kind, str) else None).get("name")) or name
+            problem = f"Tool call type {_shown(kind)} is not supported; only function tools are offered."
+            found.append((call_id, name, None, problem))
     return found
 
 
@@ -133,7 +130,7 @@ def anthropic_calls(reply: Any) -> list[FoundCall]:
     found: list[FoundCall] = []
     for block in map(_map, blocks):
         if block.get("type") == "tool_use":
-            found.append(FoundCall(_str(block.get("id")), _str(block.get("name")), block.get("input", {})))
+            found.append((_str(block.get("id")), _str(block.get("name")), block.get("input", {}), None))
     return found
 
 
@@ -154,10 +151,10 @@ def gemini_calls(reply: Any) -> list[FoundCall]:
             continue
         if not isinstance(written, Mapping):
             problem = f"A functionCall must be an object, got {json_kind(written)}."
-            found.append(FoundCall("", "", None, problem))
+            found.append(("", "", None, problem))
             continue
         call = _map(cast(object, written))
-        found.append(FoundCall(_str(call.get("id")), _str(call.get("name")), call.get("args", {})))
+        found.append((_str(call.get("id")), _str(call.get("name")), call.get("args", {}), None))
     return found
 
 
@@ -166,4 +163,4 @@ def mcp_calls(reply: Any) -> list[FoundCall]:
     body = _map(reply)
     if "params" in body:
         body = _map(body["params"])
-    return [FoundCall("", _str(body.get("name")), body.get("arguments", {}))]
+    return [("", _str(body.get("name")), body.get("arguments", {}), None)]

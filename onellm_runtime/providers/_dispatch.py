@@ -196,28 +196,37 @@ async def dispatch(
         return out
     runner = invoker if invoker is not None else ToolInvoker()
     listeners = () if on_event is None else (on_event,)
-    #: Per call, in order: its answer when decided from the reply alone (an unknown tool, a
-    #: malformed call), else None: its answer comes from the batch.
-    answers: list[ToolResult | None] = []
+    #: The answers decided from the reply alone (an unknown tool, a malformed call), by the
+    #: call's index; every other call's answer comes from the batch, in order.
+    decided: dict[int, ToolResult] = {}
     batch = Batch([], [], [], [], [])
     #: The reply's call behind each call of the batch: what the approver is asked about.
     asked: list[DispatchedCall] = []
     calls, tool_named = out.calls, dict(table)
-    for index, f in enumerate(found):
-        if index and index % SLICE == 0:
+    add_call, add_tool = calls.append, batch.tools.append
+    add_arguments, add_id = batch.arguments.append, batch.ids.append
+    for start in range(0, len(found), SLICE):
+        if start:
             await asyncio.sleep(0)  # the reply's size sets this loop's length: the event loop's turn
-        call = DispatchedCall(f.id, f.name, f.arguments, tool_named.get(f.name))
-        calls.append(call)
-        decided = _decide(call, f.problem, provider, table)
-        if isinstance(decided, ToolResult):
-            answers.append(decided)
-            continue
-        batch.tools.append(decided)
-        batch.arguments.append(cast("str | bytes | Mapping[str, object]", call.arguments))
-        batch.ids.append(call.id)
-        if approve is not None:
-            asked.append(call)
-        answers.append(None)
+        for call_id, name, arguments, problem in found[start : start + SLICE]:
+            tool = tool_named.get(name)
+            call = _new_call(DispatchedCall)
+            _set_id(call, call_id)
+            _set_name(call, name)
+            _set_arguments(call, arguments)
+            _set_tool(call, tool)
+            add_call(call)
+            kind = type(arguments)
+            if problem is not None or tool is None or (kind is not str and kind is not dict):  # not what APIs send
+                answer = _decided(call, problem, provider, table)
+                if answer is not None:
+                    decided[len(calls) - 1] = answer
+                    continue
+            add_tool(cast("Tool[..., Any]", tool))
+            add_arguments(cast("str | bytes | Mapping[str, object]", arguments))
+            add_id(call_id)
+            if approve is not None:
+                asked.append(call)
     del found  # the calls hold what was found: a large reply's records are not kept twice while it runs
 
     def approval(index: int) -> Awaitable[bool | ToolResult]:
@@ -226,46 +235,51 @@ async def dispatch(
         return ask_approver(cast(Approver, approve), asked[index])
 
     before = set(runner.jobs)
-    ran = iter(
-        await runner._run_batch(  # pyright: ignore[reportPrivateUsage]
-            batch, BINDING[provider], listeners, None if approve is None else approval
-        )
+    ran = await runner._run_batch(  # pyright: ignore[reportPrivateUsage]
+        batch, BINDING[provider], listeners, None if approve is None else approval
     )
     del batch
     started = {job_id: runner.jobs[job_id] for job_id in set(runner.jobs) - before}
-    write, results, items = shape.write, out.results, out.items
-    for index, call in enumerate(calls):
-        if index and index % SLICE == 0:
+    if decided:  # the batch's results in call order, the decided answers in their places
+        answered = iter(ran)
+        results = [decided[index] if index in decided else next(answered) for index in range(len(calls))]
+    else:
+        results = ran
+    out.results = results
+    if started:
+        out.jobs.extend(job for job in (_job_of(result, started) for result in ran) if job is not None)
+    write, items = shape.write, out.items
+    add_item = items.append
+    for start in range(0, len(calls), SLICE):
+        if start:
             await asyncio.sleep(0)
-        result = answers[index]
-        if result is None:
-            result = next(ran)
-            if started:
-                job_started = _job_of(result, started)
-                if job_started is not None:
-                    out.jobs.append(job_started)
-        item, notes = write(call.id, call.name, call.tool, result)
-        if notes:
-            for note in notes:
-                warnings.warn(ProviderWarning(note), stacklevel=2)
-            out.warnings.extend(notes)
-        results.append(result)
-        items.append(item)
+        for call, result in zip(calls[start : start + SLICE], results[start : start + SLICE], strict=True):
+            item, notes = write(call.id, call.name, call.tool, result)
+            if notes:
+                for note in notes:
+                    warnings.warn(ProviderWarning(note), stacklevel=2)
+                out.warnings.extend(notes)
+            add_item(item)
     return out
 
 
-def _decide(
+#: ``DispatchedCall``'s fields set through its slots: a frozen dataclass's ``__init__`` sets each
+#: with ``object.__setattr__`` by name, and ``dispatch`` makes one per call of a reply.
+_new_call = object.__new__
+_SLOTS: dict[str, Any] = dict(vars(DispatchedCall))
+_set_id: Callable[[DispatchedCall, str], None] = _SLOTS["id"].__set__
+_set_name: Callable[[DispatchedCall, str], None] = _SLOTS["name"].__set__
+_set_arguments: Callable[[DispatchedCall, object], None] = _SLOTS["arguments"].__set__
+_set_tool: Callable[[DispatchedCall, Tool[..., Any] | None], None] = _SLOTS["tool"].__set__
+
+
+def _decided(
     call: DispatchedCall, problem: str | None, provider: str, table: Mapping[str, Tool[..., Any]]
-) -> ToolResult | Tool[..., Any]:
-    """A call's answer when it is decided from the reply alone; else its tool, which the batch
-    binds the call's arguments for (and, for a ``requires_approval`` tool, asks the approver)."""
-    tool = call.tool
+) -> ToolResult | None:
+    """A call's answer when it is decided from the reply alone; else None: the batch binds the
+    call's arguments (and, for a ``requires_approval`` tool, asks the approver)."""
     if problem is not None:
         return ToolResult.failure(problem)
-    if tool is None:
+    if call.tool is None:
         return ToolResult.failure(unknown_tool_message(call.name, table))
-    raw = call.arguments
-    if type(raw) is str or type(raw) is dict:  # what the APIs send: the test below, without an ABC's check
-        return tool
-    refused = _refused(raw, provider)
-    return tool if refused is None else refused
+    return _refused(call.arguments, provider)
