@@ -49,7 +49,8 @@ RULES = {
         _rule(R + "core", {R + "annotations", R + "aliases"}, {"typing_extensions"}),
         *(_rule(leaf, set(LEAVES), {"typing_extensions"}) for leaf in sorted(LEAVES)),
         _rule(R + "front", {R + "core", *LEAVES}, {"typing_extensions"}),
-        _rule("onellm_mypy", {R + "core", R + "aliases", R + "annotations"}, {"mypy", "pygls", "lsprotocol"}),
+        # the language server speaks the protocol with the standard library: mypy is its one dependency
+        _rule("onellm_mypy", {R + "core", R + "aliases", R + "annotations"}, {"mypy"}),
         # the provider table's binding rules (which providers send null for "not given")
         _rule(R + "binding", {R + "core", R + "errortext", R + "provider_names"}, {"typing_extensions"}),
         _rule(R + "tool", {R + "core", R + "front", R + "binding", *LEAVES}, {"typing_extensions"}),
