@@ -512,7 +512,7 @@ class _TupleNew(Protocol):
 
 #: Builds a named tuple from a tuple of its fields in C (a named tuple's own ``__new__`` is a
 #: Python function, a call per piece).
-_new: _TupleNew = tuple.__new__
+_new: _TupleNew = tuple.__new__  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
 
 #: The headers ``_read_plain`` takes, as written (less indentation and trailing spaces):
 #: whether their entries are parameters (else attributes).
@@ -655,7 +655,7 @@ def _sections_after(text: str, column: int) -> list[Piece] | None:
 
 def _typed_names(heads: list[str]) -> list[str] | None:
     """The names of entry heads written ``name (type)`` or ``name``, each name once, else None."""
-    names = []
+    names: list[str] = []
     for head in heads:
         name, paren, kind = head.partition(" (")
         if not name.isidentifier() or (paren and (kind[-1:] != ")" or "(" in kind or ")" in kind[:-1])):

@@ -45,14 +45,15 @@ from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
 
-from ..binding import ArgumentError, CompiledBinder, compile_binder
+from ..binding import ArgumentError
 from ..context import Clock, Listener, ToolContext
 from ..errortext import cut, describe
 from ..provider_names import check_provider
 from ..results import ToolResult
-from .convert import Converter, Misfit, Unwritable, compile_converter
+from .convert import Misfit, Unwritable
 from .eager import CHANGED, READY, Steps, continued, next_calls, retired
 from .jobs import Job, JobRegistry
+from .prepared import Prepared, forget
 from .workers import Drain, DrainCall, DrainOutcome, ToolRaised, WorkerPool
 
 if TYPE_CHECKING:
@@ -68,15 +69,15 @@ Arguments = str | bytes | Mapping[str, object]
 Approval = Callable[[int], Awaitable["bool | ToolResult"]]
 
 #: A plain-function call handed to a run's ``Drain``: its index, and what finishes its result.
-_InThread = tuple[int, "Tool[..., Any]", "_Prepared", "ToolContext | None"]
+_InThread = tuple[int, "Tool[..., Any]", "Prepared", "ToolContext | None"]
 
 #: An ``async def`` call without a timeout, for a run's driver of first steps: its index, tool,
 #: keyword arguments, context (None: it needs none) and prepared facts.
-_Inline = tuple[int, "Tool[..., Any]", dict[str, object], "ToolContext | None", "_Prepared"]
+_Inline = tuple[int, "Tool[..., Any]", dict[str, object], "ToolContext | None", "Prepared"]
 
 #: A call of a batch bound and approved: its tool's prepared facts, its keyword arguments
 #: (the context's parameters filled when it starts) and the binder's mode.
-_Ready = tuple["_Prepared", dict[str, object], str]
+_Ready = tuple["Prepared", dict[str, object], str]
 
 #: A raw document longer than this (characters of a ``str``, bytes of ``bytes``) is bound in a
 #: thread, off the event loop: binding costs about 40 us per KiB, so 64 KiB keeps the loop's
@@ -149,50 +150,6 @@ class _LoopClock:
         await asyncio.sleep(seconds)
 
 
-class _Prepared:
-    """What the invoker derives once per tool model: its binder, its result converter, its facts.
-
-    It holds nothing that keeps the model alive (the binder keeps only the model's parameters).
-    """
-
-    __slots__ = (
-        "binder",
-        "convert",
-        "context_params",
-        "token_params",
-        "name",
-        "thread_name",
-        "inline",
-        "threaded",
-        "private",
-        "contextless",
-        "ends_loop",
-        "requires_approval",
-    )
-
-    def __init__(self, tool: Tool[..., Any]) -> None:
-        model = tool.model
-        self.binder: CompiledBinder = compile_binder(model)
-        self.convert: Converter = compile_converter(model)
-        self.context_params = tuple(p.name for p in model.params if p.kind == "context")
-        self.token_params = tuple(p.name for p in model.params if p.kind == "cancellation")
-        self.name = tool.name
-        self.thread_name = f"onellm-tool-{tool.name}"
-        #: An ``async def`` without a timeout runs in the caller's task: nothing to race it
-        #: against, and the caller's cancellation reaches it directly.
-        self.inline = tool.is_async and not tool.timeout_seconds > 0
-        #: A plain function without a timeout: awaited in a worker thread from the caller's
-        #: task, with nothing to race it against (no timer, no task of its own).
-        self.threaded = not tool.is_async and not tool.timeout_seconds > 0
-        #: Inline or threaded, and no parameter takes the context or the token: a call needs no
-        #: context unless the caller hands one in (or the call becomes a job).
-        self.private = (self.inline or self.threaded) and not self.context_params and not self.token_params
-        #: Private, and the model cannot ask for the background: a batch's call makes no context.
-        self.contextless = self.private and tool.invocation_mode == "wait"
-        self.ends_loop = tool.ends_loop
-        self.requires_approval = tool.requires_approval
-
-
 #: Return values that cannot be awaitable (``inspect.isawaitable`` asks an ABC, which costs more).
 _NEVER_AWAITABLE = frozenset({type(None), str, int, float, bool, dict, list, tuple, bytes})
 
@@ -242,19 +199,6 @@ def _quiet(task: asyncio.Future[Any]) -> None:
     task.add_done_callback(retrieve)
 
 
-def _forget(
-    cache: dict[int, tuple[weakref.ref[ToolModel], _Prepared]], key: int
-) -> Callable[[weakref.ref[ToolModel]], None]:
-    """The callback that drops a model's entry once the model is gone (unless the id was reused since)."""
-
-    def drop(ref: weakref.ref[ToolModel]) -> None:
-        entry = cache.get(key)
-        if entry is not None and entry[0] is ref:
-            del cache[key]
-
-    return drop
-
-
 class ToolInvoker:
     """Invokes tools; ``services`` and ``clock`` are used for the contexts it creates.
 
@@ -282,7 +226,7 @@ class ToolInvoker:
         #: By ``id(model)``: a weak reference to the model (the entry goes when the model does) and
         #: what was prepared for it. A long-lived invoker serving ``Tool.create(...)`` per request
         #: so holds only the tools still alive.
-        self._prepared: dict[int, tuple[weakref.ref[ToolModel], _Prepared]] = {}
+        self._prepared: dict[int, tuple[weakref.ref[ToolModel], Prepared]] = {}
 
     async def aclose(self) -> None:
         """Shut down: refuse new background jobs, stop the running ones, await their tasks."""
@@ -296,14 +240,14 @@ class ToolInvoker:
     ) -> None:
         await self.aclose()
 
-    def _prepare(self, tool: Tool[..., Any]) -> _Prepared:
+    def _prepare(self, tool: Tool[..., Any]) -> Prepared:
         model = tool.model
         key = id(model)
         entry = self._prepared.get(key)
         if entry is not None and entry[0]() is model:
             return entry[1]
-        prepared = _Prepared(tool)
-        self._prepared[key] = (weakref.ref(model, _forget(self._prepared, key)), prepared)
+        prepared = Prepared(tool)
+        self._prepared[key] = (weakref.ref(model, forget(self._prepared, key)), prepared)
         return prepared
 
     async def invoke(
@@ -430,7 +374,7 @@ class ToolInvoker:
         last = batch.tools[0]
         prepared = self._prepare(last)
         bind = prepared.binder._bind  # pyright: ignore[reportPrivateUsage]
-        prepared_for: dict[int, _Prepared] = {id(last): prepared}
+        prepared_for: dict[int, Prepared] = {id(last): prepared}
         approved, contexts = batch.approved, batch.contexts
         counted = chars = 0
         for index, (tool, raw) in enumerate(zip(batch.tools, batch.arguments, strict=True)):
@@ -469,7 +413,7 @@ class ToolInvoker:
         return ready
 
     def _context_for(
-        self, batch: Batch, index: int, prepared: _Prepared, kwargs: dict[str, object], listeners: tuple[Listener, ...]
+        self, batch: Batch, index: int, prepared: Prepared, kwargs: dict[str, object], listeners: tuple[Listener, ...]
     ) -> ToolContext:
         """The call's context (the caller's, or one made for it), handed to the parameters that take it."""
         context = batch.contexts[index] if batch.contexts else None
@@ -675,7 +619,7 @@ class ToolInvoker:
                     await retired()
 
     async def _settle(
-        self, pending: Awaitable[Any], tool: Tool[..., Any], context: ToolContext | None, prepared: _Prepared
+        self, pending: Awaitable[Any], tool: Tool[..., Any], context: ToolContext | None, prepared: Prepared
     ) -> ToolResult:
         """A call's result once ``pending`` (its call under way, or an awaitable it returned) is awaited."""
         try:
@@ -689,7 +633,7 @@ class ToolInvoker:
         return self._finish(tool, value, context, prepared)
 
     async def _background(
-        self, tool: Tool[..., Any], kwargs: dict[str, object], context: ToolContext, prepared: _Prepared
+        self, tool: Tool[..., Any], kwargs: dict[str, object], context: ToolContext, prepared: Prepared
     ) -> ToolResult:
         """A call the model asked to run as background work (``invocationMode: "background"``).
 
@@ -708,7 +652,7 @@ class ToolInvoker:
         tool: Tool[..., Any],
         kwargs: dict[str, object],
         context: ToolContext,
-        prepared: _Prepared,
+        prepared: Prepared,
         job: Job | None = None,
     ) -> ToolResult:
         token = context.cancellation
@@ -749,7 +693,7 @@ class ToolInvoker:
         return self._finish(tool, task.result(), context, prepared)
 
     async def _run_threaded(
-        self, tool: Tool[..., Any], kwargs: dict[str, object], context: ToolContext | None, prepared: _Prepared
+        self, tool: Tool[..., Any], kwargs: dict[str, object], context: ToolContext | None, prepared: Prepared
     ) -> ToolResult:
         """A plain function without a timeout, in a worker thread. The caller's cancellation
         leaves the thread (``WorkerPool.run``) and sets the token; it is not an error result."""
@@ -770,7 +714,7 @@ class ToolInvoker:
                 return self._failure(_failed(prepared.name, e), context)
         return self._finish(tool, value, context, prepared)
 
-    def _cancelled(self, e: asyncio.CancelledError, context: ToolContext | None, prepared: _Prepared) -> ToolResult:
+    def _cancelled(self, e: asyncio.CancelledError, context: ToolContext | None, prepared: Prepared) -> ToolResult:
         """A ``CancelledError`` the tool raised itself is its failure, like any other; the caller's
         cancellation sets the call's token and goes on up."""
         if not _cancelled_by_caller():
@@ -780,7 +724,7 @@ class ToolInvoker:
         raise e
 
     def _finish(
-        self, tool: Tool[..., Any], value: object, context: ToolContext | None, prepared: _Prepared
+        self, tool: Tool[..., Any], value: object, context: ToolContext | None, prepared: Prepared
     ) -> ToolResult:
         """The result of a call that returned ``value`` (the Results table; costs attached).
 
