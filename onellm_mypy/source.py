@@ -378,6 +378,15 @@ class SourceCache:
         self._held(path, stamp, parsed)
         return parsed
 
+    def adopt(self, path: str, data: bytes, stamp: tuple[int, int], tree: ast.Module) -> None:
+        """Hold ``path`` as parsed elsewhere from ``data`` (``stamp``: its mtime and size when
+        read), so that it is not parsed again; a shadowed path is left to be read as usual."""
+        if self.read_from(path) != path:
+            return
+        parsed = _index(path, tree)
+        parsed.data = data
+        self._held(path, (path, *stamp), parsed)
+
     def _held(self, path: str, stamp: object, parsed: ModuleSource | None) -> None:
         """Keep a parsed source; its bytes widen the allowance of this generation and the next ones."""
         self._modules[path] = (stamp, parsed)
