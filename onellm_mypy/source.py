@@ -24,6 +24,7 @@ from typing import Union
 
 from onellm_runtime.core import fields
 from onellm_runtime.core.diagnostics import not_computed_text
+from onellm_runtime.core.frozen import quick_init
 from onellm_runtime.core.markers import NOT_COMPUTED, REQUIRED, MarkerSpec, Param, refusal, spec_for_call
 from onellm_runtime.core.model import (
     NO_DEFAULT,
@@ -68,6 +69,7 @@ __all__ = [
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
 
+@quick_init
 @dataclass(frozen=True)
 class Binding:
     """One statement that binds a name in a module or class body."""
