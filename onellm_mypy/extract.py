@@ -33,6 +33,7 @@ finding (code ``"syntax"``, as mypy calls it), and the other files are still rea
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -153,18 +154,26 @@ def extract_sources(sources: Sequence[BuildSource], options: Options) -> Extract
     kept: list[BuildSource] = []
     skipped: set[str] = set()  # modules left out, so that an import of one is not followed either
     read: dict[str, Readable] = {}  # what was parsed here, which the plugin then need not parse again
-    for source in sources:
-        problem = read_python(source.path, options.python_version) if source.path else None
-        if isinstance(problem, Readable):
-            read[source.path or ""] = problem
-            problem = None
-        if problem is None:
-            kept.append(source)
-        else:
-            unreadable.append(
-                StaticDiagnostic(problem.path, problem.line, problem.column, problem.code, problem.message)
-            )
-            skipped.add(source.module)
+    # The trees are kept, and hold no reference cycle: with the collector on, each collection
+    # would walk every tree kept so far again (mypy pauses it the same way while it parses).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for source in sources:
+            problem = read_python(source.path, options.python_version) if source.path else None
+            if isinstance(problem, Readable):
+                read[source.path or ""] = problem
+                problem = None
+            if problem is None:
+                kept.append(source)
+            else:
+                unreadable.append(
+                    StaticDiagnostic(problem.path, problem.line, problem.column, problem.code, problem.message)
+                )
+                skipped.add(source.module)
+    finally:
+        if collecting:
+            gc.enable()
     for _ in range(len(kept) + 1):
         if not kept:  # mypy would print "Nothing to do?!" on stdout
             return ExtractResult([], unreadable)
