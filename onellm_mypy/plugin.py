@@ -38,6 +38,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mypy.nodes import (
+    ARG_POS,
     GDEF,
     CallExpr,
     ClassDef,
@@ -378,8 +379,10 @@ class OnellmPlugin(Plugin):
             if kind == "bare" and _is_tool_instance(ctx):
                 return
         elif isinstance(context, CallExpr):
-            if kind == "factory" or (kind == "bare" and not (context.args and is_tool_ref(context.callee))):
-                return  # tool(name=...) builds a factory: its own hook comes next
+            if kind == "factory" or not context.args or context.arg_kinds[0] != ARG_POS:
+                return  # no function given first: tool(name=...) builds a factory, whose own hook comes next
+            if kind == "bare" and not is_tool_ref(context.callee):
+                return
         else:
             return
 
