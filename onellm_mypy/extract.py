@@ -33,6 +33,7 @@ finding (code ``"syntax"``, as mypy calls it), and the other files are still rea
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -49,7 +50,7 @@ from mypy.options import Options
 from onellm_runtime.core.model import ToolModel
 
 from .codes import ERROR_CODES
-from .parsing import unparsable
+from .parsing import Readable, read_python, unparsable
 from .plugin import OnellmPlugin
 from .sites import LoweredTool
 
@@ -152,21 +153,33 @@ def extract_sources(sources: Sequence[BuildSource], options: Options) -> Extract
     unreadable: list[StaticDiagnostic] = []
     kept: list[BuildSource] = []
     skipped: set[str] = set()  # modules left out, so that an import of one is not followed either
-    for source in sources:
-        problem = unparsable(source.path, options.python_version) if source.path else None
-        if problem is None:
-            kept.append(source)
-        else:
-            unreadable.append(
-                StaticDiagnostic(problem.path, problem.line, problem.column, problem.code, problem.message)
-            )
-            skipped.add(source.module)
+    read: dict[str, Readable] = {}  # what was parsed here, which the plugin then need not parse again
+    # The trees are kept, and hold no reference cycle: with the collector on, each collection
+    # would walk every tree kept so far again (mypy pauses it the same way while it parses).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for source in sources:
+            problem = read_python(source.path, options.python_version) if source.path else None
+            if isinstance(problem, Readable):
+                read[source.path or ""] = problem
+                problem = None
+            if problem is None:
+                kept.append(source)
+            else:
+                unreadable.append(
+                    StaticDiagnostic(problem.path, problem.line, problem.column, problem.code, problem.message)
+                )
+                skipped.add(source.module)
+    finally:
+        if collecting:
+            gc.enable()
     for _ in range(len(kept) + 1):
         if not kept:  # mypy would print "Nothing to do?!" on stdout
             return ExtractResult([], unreadable)
         messages: list[str] = []
         try:
-            found = _build(kept, _skipping(options, skipped), messages)
+            found = _build(kept, _skipping(options, skipped), messages, read)
         except CompileError as e:
             messages += e.messages  # streamed errors arrived through flush; the rest are here
             blocked = _blocking_findings(messages, {os.path.abspath(s.path): s.path for s in kept if s.path})
@@ -269,10 +282,16 @@ def _blocking_findings(messages: list[str], given: dict[str, str]) -> list[Stati
     return out
 
 
-def _build(sources: Sequence[BuildSource], options: Options, messages: list[str]) -> ExtractResult:
-    """One mypy build; its error lines are appended to ``messages`` as they come."""
+def _build(
+    sources: Sequence[BuildSource], options: Options, messages: list[str], read: dict[str, Readable]
+) -> ExtractResult:
+    """One mypy build; its error lines are appended to ``messages`` as they come. ``read``: the
+    files already parsed, by path, which the plugin takes as parsed."""
     plugin = OnellmPlugin(options)
     plugin.collected = {}  # the hooks keep what they lower: the tools come from the build itself
+    for path, readable in read.items():
+        if readable.tree is not None:
+            plugin.sources.adopt(path, readable.data, readable.stamp, readable.tree)
 
     def flush(filename: str | None, new_messages: list[str], is_serious: bool) -> None:
         messages.extend(new_messages)

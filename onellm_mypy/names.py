@@ -18,6 +18,8 @@ from mypy.lookup import lookup_fully_qualified
 from mypy.nodes import FUNC_NO_INFO, GDEF, MypyFile, SymbolTableNode, TypeInfo, Var
 from mypy.types import Type
 
+from onellm_runtime.core.frozen import quick_init
+
 from . import source as src
 from .enums import EnumReader
 from .source import Bound, ModuleSource, Resolution, SourceCache
@@ -35,6 +37,7 @@ __all__ = [
 ]
 
 
+@quick_init
 @dataclass(frozen=True)
 class Scope:
     """Where an expression was written, and how the runtime resolves its names there.
@@ -111,7 +114,9 @@ class NameResolver:
     def source(self, module: str) -> ModuleSource | None:
         """A module's parsed source, noting it as read (what is lowered from it depends on it)."""
         if module in self.modules:
-            self.note_read({module})
+            self.deps.add(module)
+            for reading in self.reading:
+                reading.add(module)
         return self._scope_source(module)
 
     def _scope_source(self, module: str) -> ModuleSource | None:

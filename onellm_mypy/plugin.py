@@ -38,6 +38,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mypy.nodes import (
+    ARG_POS,
     GDEF,
     CallExpr,
     ClassDef,
@@ -88,12 +89,15 @@ class OnellmPlugin(Plugin):
         self._memo: RecordMemo | None = None
         #: Which attributes are tools over a static or class method (see ``_wrapped_method_hook``).
         self._wrapped: dict[str, tuple[str, Decorator] | None] = {}
-        #: What each decorated definition of the module being checked lowered to, by node: mypy
-        #: checks some definitions twice (a deferred ``async def``, in the same module's second
-        #: pass), and the second check reports the same tools again without lowering them again.
+        #: What each decorated definition of the module being checked lowered to, by node, the
+        #: modules that read and the findings reported: mypy checks some definitions twice (a
+        #: deferred ``async def``, in the same module's second pass), and the second check
+        #: reports the same findings again without lowering or checking the tools again.
         #: Kept for one module only: the nodes hold the module's checker state alive, and
         #: keeping every module's until the end made mypy's collector free it all at once.
-        self._lowered: dict[int, tuple[Decorator, list[LoweredTool], frozenset[str]]] = {}
+        self._lowered: dict[
+            int, tuple[Decorator, list[LoweredTool], frozenset[str], list[tuple[str, Context, str]]]
+        ] = {}
         self._lowered_module = ""
         #: Whether a later run reads this one's results (a cache or the daemon): only then can a
         #: module's digest re-check anything, so without one (``--no-incremental``, ``onellm
@@ -375,8 +379,10 @@ class OnellmPlugin(Plugin):
             if kind == "bare" and _is_tool_instance(ctx):
                 return
         elif isinstance(context, CallExpr):
-            if kind == "factory" or (kind == "bare" and not (context.args and is_tool_ref(context.callee))):
-                return  # tool(name=...) builds a factory: its own hook comes next
+            if kind == "factory" or not context.args or context.arg_kinds[0] != ARG_POS:
+                return  # no function given first: tool(name=...) builds a factory, whose own hook comes next
+            if kind == "bare" and not is_tool_ref(context.callee):
+                return
         else:
             return
 
@@ -391,26 +397,32 @@ class OnellmPlugin(Plugin):
             self._lowered_module = module
         fe = Frontend(self._modules, self.sources, self._memo)
         found: list[LoweredTool] = []
+        reported: list[tuple[str, Context, str]] = []
+
+        def fail(message: str, loc: Context, code: str) -> None:
+            ctx.api.fail(message, loc, code=ERROR_CODES[code])
+            reported.append((message, loc, code))
+
         seen = self._lowered.get(id(context)) if isinstance(context, Decorator) else None
         if seen is not None and seen[0] is context:
             found = seen[1]
             fe.deps.update(seen[2])
-        elif isinstance(context, Decorator):
-            found = decorator_tools(fe, context, module)
-            self._lowered[id(context)] = (context, found, frozenset(fe.deps))
-        elif isinstance(context, ClassDef):
-            one = class_tool(fe, context, module)
-            found = [one] if one is not None else []
+            for message, loc, code in seen[3]:
+                fail(message, loc, code)
         else:
-            fn_type = ctx.arg_types[0][0] if ctx.arg_types and ctx.arg_types[0] else None
-            one = create_tool(fe, context, module, with_options=kind == "create", fn_type=fn_type)
-            found = [one] if one is not None else []
-
-        def fail(message: str, loc: Context, code: str) -> None:
-            ctx.api.fail(message, loc, code=ERROR_CODES[code])
-
-        for lowered in found:
-            lowered.findings = report(fe, lowered, module, fail, context)
+            if isinstance(context, Decorator):
+                found = decorator_tools(fe, context, module)
+            elif isinstance(context, ClassDef):
+                one = class_tool(fe, context, module)
+                found = [one] if one is not None else []
+            else:
+                fn_type = ctx.arg_types[0][0] if ctx.arg_types and ctx.arg_types[0] else None
+                one = create_tool(fe, context, module, with_options=kind == "create", fn_type=fn_type)
+                found = [one] if one is not None else []
+            for lowered in found:
+                lowered.findings = report(fe, lowered, module, fail, context)
+            if isinstance(context, Decorator):
+                self._lowered[id(context)] = (context, found, frozenset(fe.deps), reported)
         if self.collected is not None:
             top = _at_module_or_class_level(ctx)
             for lowered in found:

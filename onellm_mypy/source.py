@@ -24,6 +24,7 @@ from typing import Union
 
 from onellm_runtime.core import fields
 from onellm_runtime.core.diagnostics import not_computed_text
+from onellm_runtime.core.frozen import quick_init
 from onellm_runtime.core.markers import NOT_COMPUTED, REQUIRED, MarkerSpec, Param, refusal, spec_for_call
 from onellm_runtime.core.model import (
     NO_DEFAULT,
@@ -68,6 +69,7 @@ __all__ = [
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
 
+@quick_init
 @dataclass(frozen=True)
 class Binding:
     """One statement that binds a name in a module or class body."""
@@ -377,6 +379,15 @@ class SourceCache:
             parsed = None
         self._held(path, stamp, parsed)
         return parsed
+
+    def adopt(self, path: str, data: bytes, stamp: tuple[int, int], tree: ast.Module) -> None:
+        """Hold ``path`` as parsed elsewhere from ``data`` (``stamp``: its mtime and size when
+        read), so that it is not parsed again; a shadowed path is left to be read as usual."""
+        if self.read_from(path) != path:
+            return
+        parsed = _index(path, tree)
+        parsed.data = data
+        self._held(path, (path, *stamp), parsed)
 
     def _held(self, path: str, stamp: object, parsed: ModuleSource | None) -> None:
         """Keep a parsed source; its bytes widen the allowance of this generation and the next ones."""
