@@ -41,23 +41,23 @@ class Prepared:
         model = tool.model
         self.binder: CompiledBinder = compile_binder(model)
         self.convert: Converter = compile_converter(model)
-        self.context_params = tuple(p.name for p in model.params if p.kind == "context")
-        self.token_params = tuple(p.name for p in model.params if p.kind == "cancellation")
-        self.name = tool.name
-        self.thread_name = f"onellm-tool-{tool.name}"
+        self.context_params: tuple[str, ...] = tuple(p.name for p in model.params if p.kind == "context")
+        self.token_params: tuple[str, ...] = tuple(p.name for p in model.params if p.kind == "cancellation")
+        self.name: str = tool.name
+        self.thread_name: str = f"onellm-tool-{tool.name}"
         #: An ``async def`` without a timeout runs in the caller's task: nothing to race it
         #: against, and the caller's cancellation reaches it directly.
-        self.inline = tool.is_async and not tool.timeout_seconds > 0
+        self.inline: bool = tool.is_async and not tool.timeout_seconds > 0
         #: A plain function without a timeout: awaited in a worker thread from the caller's
         #: task, with nothing to race it against (no timer, no task of its own).
-        self.threaded = not tool.is_async and not tool.timeout_seconds > 0
+        self.threaded: bool = not tool.is_async and not tool.timeout_seconds > 0
         #: Inline or threaded, and no parameter takes the context or the token: a call needs no
         #: context unless the caller hands one in (or the call becomes a job).
-        self.private = (self.inline or self.threaded) and not self.context_params and not self.token_params
+        self.private: bool = (self.inline or self.threaded) and not self.context_params and not self.token_params
         #: Private, and the model cannot ask for the background: a batch's call makes no context.
-        self.contextless = self.private and tool.invocation_mode == "wait"
-        self.ends_loop = tool.ends_loop
-        self.requires_approval = tool.requires_approval
+        self.contextless: bool = self.private and tool.invocation_mode == "wait"
+        self.ends_loop: bool = tool.ends_loop
+        self.requires_approval: bool = tool.requires_approval
 
 
 def forget(
