@@ -187,8 +187,12 @@ def _entries(
     if peers.available("msgspec"):
         import msgspec
 
-        decoder = msgspec.json.Decoder(shapes.args_typeddict(fn))
-        entries.append(Entry(MSGSPEC, timed(functools.partial(decoder.decode, raw))))
+        try:
+            decoder = msgspec.json.Decoder(shapes.args_typeddict(fn))
+        except TypeError as e:  # msgspec refuses some types outright (a union of two dataclasses)
+            entries.append(Entry(MSGSPEC, None, skipped=f"msgspec cannot decode this shape: {e}"))
+        else:
+            entries.append(Entry(MSGSPEC, timed(functools.partial(decoder.decode, raw))))
     else:
         entries.append(Entry(MSGSPEC, None, skipped=peers.why_missing("msgspec")))
     return entries
