@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import statistics
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -60,6 +61,9 @@ def _mcp(fn: Callable[..., Any], raw: str) -> Op:
     from mcp.server.mcpserver import MCPServer
 
     server = MCPServer("bench")
+    # MCPServer sets the root logger to INFO with a handler (basicConfig): put it back, or the
+    # later sections print a line per HTTP request and every LSP message the client sends.
+    logging.getLogger().setLevel(logging.WARNING)
     server.add_tool(fn, name="tool")
 
     async def op() -> Any:

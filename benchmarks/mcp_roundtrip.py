@@ -180,7 +180,6 @@ async def _connected(kind: str, transport: str) -> AsyncIterator[tuple[Any, int 
         line = await asyncio.get_running_loop().run_in_executor(None, process.stdout.readline)
         if not line.startswith("port "):
             raise RuntimeError(f"the {kind} HTTP server did not start (it said {line!r})")
-        logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
         async with Client(f"http://127.0.0.1:{int(line.split()[1])}/mcp") as client:
             yield client, process.pid
     finally:
