@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from enum import Enum
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Annotated, Any, Literal, NamedTuple, Optional, Union
 
 import pytest
