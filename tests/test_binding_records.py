@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Annotated, Any, Literal, NamedTuple, Optional, Union
 
 import pytest
@@ -691,3 +692,65 @@ def test_faults_in_ordered_members_are_still_found() -> None:
     assert error(order_lines, '{"lines": [7, null]}') == (
         "Argument 'lines[0]' must be an object, got integer 7.\nArgument 'lines[1]' must be an object, got null."
     )
+
+
+class Shade(Enum):
+    RED = "RED"
+    BLUE = "BLUE"
+
+
+@dataclass
+class Row:
+    name: str
+    label: str = "-"
+    count: Annotated[int, Range(0, 9)] = 0
+    ratio: float = 0.5
+    flag: bool = False
+    shade: Shade = Shade.RED
+    kind: Literal["a", "b"] = "a"
+    tags: list[str] = field(default_factory=list)
+
+
+@tool
+def tabulate(rows: list[Row], first: Row) -> str:
+    return ""
+
+
+_FULL_ROW = {
+    "name": "n",
+    "label": "L",
+    "count": 3,
+    "ratio": 1.5,
+    "flag": True,
+    "shade": "BLUE",
+    "kind": "b",
+    "tags": ["t"],
+}
+
+
+@pytest.mark.parametrize(
+    ("member", "expected", "default"),
+    [
+        ("label", "must be a string", "-"),
+        ("count", "must be an integer", 0),
+        ("ratio", "must be a number", 0.5),
+        ("flag", "must be a boolean", False),
+        ("shade", "must be one of: RED, BLUE;", Shade.RED),
+        ("kind", "must be one of: a, b;", "a"),
+        ("tags", "must be an array", []),
+    ],
+)
+def test_null_for_an_optional_member_written_inline(member: str, expected: str, default: object) -> None:
+    """Null in each member a record's generated code checks inline: refused with its path, or
+    (provider="openai") the default, in an array of records and in one record."""
+    row = {**_FULL_ROW, member: None}
+    text = json.dumps({"rows": [row, row], "first": row})
+    got = "null; leave it out to use the default."
+    assert error(tabulate, text).splitlines() == [
+        f"Argument '{where}.{member}' {expected}{'' if expected.endswith(';') else ','} got {got}"
+        for where in ("rows[0]", "rows[1]", "first")
+    ]
+    bound = ok(tabulate, text, provider="openai")
+    values = {**_FULL_ROW, "shade": Shade.BLUE, member: default}
+    expected_row = Row(**values)  # type: ignore[arg-type]
+    assert bound == {"rows": [expected_row, expected_row], "first": expected_row}

@@ -377,6 +377,7 @@ def _member_lines(
         else:
             lines += [f"{pad}if {x} is None: v{i} = None", f"{pad}else:"]
         return lines + _inline(f.spec, i, ns, pad + "    ", bail, raw=True, x=x)
-    if not f.required:
-        lines.append(f"{pad}if {x} is None: {bail}")  # null may mean "not given"
+    if not f.required and f.spec[0] == "call":
+        # null may mean "not given": the general path decides (every inline test refuses null)
+        lines.append(f"{pad}if {x} is None: {bail}")
     return lines + _inline(f.spec, i, ns, pad, bail, raw=True, x=x)
