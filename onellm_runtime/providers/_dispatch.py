@@ -23,7 +23,7 @@ from ..provider_names import DispatchProvider
 from ..results import JsonPart, ToolResult
 from ._calls import FoundCall, json_kind, plain
 from ._common import ProviderWarning
-from ._outputs import Item
+from ._outputs import Item, text_only
 from .registry import BINDING, REPLIES
 
 if TYPE_CHECKING:
@@ -248,12 +248,17 @@ async def dispatch(
     out.results = results
     if started:
         out.jobs.extend(job for job in (_job_of(result, started) for result in ran) if job is not None)
-    write, items = shape.write, out.items
+    write, write_text, items = shape.write, shape.write_text, out.items
     add_item = items.append
     for start in range(0, len(calls), SLICE):
         if start:
             await asyncio.sleep(0)
         for call, result in zip(calls[start : start + SLICE], results[start : start + SLICE], strict=True):
+            if write_text is not None:
+                text = text_only(result.parts)
+                if text is not None:  # text alone, most results: its item, with nothing to warn about
+                    add_item(write_text(call.id, text, result.is_error))
+                    continue
             item, notes = write(call.id, call.name, call.tool, result)
             if notes:
                 for note in notes:
