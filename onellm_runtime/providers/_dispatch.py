@@ -203,8 +203,11 @@ async def dispatch(
     #: The reply's call behind each call of the batch: what the approver is asked about.
     asked: list[DispatchedCall] = []
     calls, tool_named = out.calls, dict(table)
-    add_call, add_tool = calls.append, batch.tools.append
-    add_arguments, add_id = batch.arguments.append, batch.ids.append
+    add_call, add_id = calls.append, batch.ids.append
+    # A call reaches the batch's columns only once its tool is known and its arguments are what
+    # an API sends (the checks below): the appenders are typed for that once, not per call.
+    add_tool = cast("Callable[[Tool[..., Any] | None], None]", batch.tools.append)
+    add_arguments = cast("Callable[[object], None]", batch.arguments.append)
     for start in range(0, len(found), SLICE):
         if start:
             await asyncio.sleep(0)  # the reply's size sets this loop's length: the event loop's turn
@@ -222,8 +225,8 @@ async def dispatch(
                 if answer is not None:
                     decided[len(calls) - 1] = answer
                     continue
-            add_tool(cast("Tool[..., Any]", tool))
-            add_arguments(cast("str | bytes | Mapping[str, object]", arguments))
+            add_tool(tool)
+            add_arguments(arguments)
             add_id(call_id)
             if approve is not None:
                 asked.append(call)

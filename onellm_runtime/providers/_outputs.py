@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from ..results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult, describe_part
 
@@ -116,17 +116,18 @@ def text_only(parts: list[Part]) -> str | None:
     nothing to place or describe, and most results are one such part); else None."""
     if len(parts) == 1:
         part = parts[0]
-        kind = type(part)
-        if kind is TextPart:
-            return cast(TextPart, part).text
-        return _json_text(cast(JsonPart, part).value) if kind is JsonPart else None
+        if type(part) is TextPart:
+            return part.text
+        if type(part) is JsonPart:
+            value = part.value  # written as ``_json_text`` writes it, without the call
+            return str(value) if type(value) is int else _compact(value)
+        return None
     texts: list[str] = []
     for part in parts:
-        kind = type(part)
-        if kind is TextPart:
-            texts.append(cast(TextPart, part).text)
-        elif kind is JsonPart:
-            texts.append(_json_text(cast(JsonPart, part).value))
+        if type(part) is TextPart:
+            texts.append(part.text)
+        elif type(part) is JsonPart:
+            texts.append(_json_text(part.value))
         else:
             return None
     return "".join(texts)
