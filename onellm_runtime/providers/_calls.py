@@ -94,15 +94,14 @@ def responses_calls(reply: Any) -> list[FoundCall]:
     """``function_call`` items of a Response (or of its ``output`` list)."""
     items = _listed(reply, "output")
     found: list[FoundCall] = []
-    add = found.append
     for written in items:
         # what ``json.loads`` and ``model_dump`` make is read as it is, without a call of ``_map``
-        item: Mapping[str, Any] = written if type(written) is dict else _map(written)
+        item = cast("Mapping[str, Any]", written) if type(written) is dict else _map(written)
         if item.get("type") == "function_call":
             call_id, name = item.get("call_id"), item.get("name")
             if type(call_id) is not str or type(name) is not str:  # what the API sends: no call of _str
                 call_id, name = _str(call_id), _str(name)
-            add((call_id, name, item.get("arguments", ""), None))
+            found.append((call_id, name, item.get("arguments", ""), None))
     return found
 
 
