@@ -363,6 +363,36 @@ def test_a_connection_that_never_completes_its_head_or_idles_is_closed() -> None
             assert answered.startswith(b"HTTP/1.1 404 ")
 
 
+def _answer_of(connection: socket.socket) -> bytes:
+    """One response, read up to the end its ``content-length`` gives."""
+    received = b""
+    while True:
+        head, blank, body = received.partition(b"\r\n\r\n")
+        length = re.search(rb"(?im)^content-length: *(\d+)", head)
+        if blank and length is not None and len(body) >= int(length.group(1)):
+            return received
+        chunk = connection.recv(1 << 16)
+        assert chunk, f"the server closed the connection after {received!r}"
+        received += chunk
+
+
+def test_a_kept_alive_connection_idles_the_whole_timeout_after_each_response() -> None:
+    """The connection's one timer, set for the head of its first request (0.5 s), fires while the
+    connection idles after a later response: it waits for that idle deadline instead."""
+    request = b"GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    with _http_server(script=SHORT_TIMEOUTS_SERVER) as port:
+        with socket.create_connection(("127.0.0.1", port), timeout=BOUND) as connection:
+            time.sleep(0.3)
+            connection.sendall(request)
+            assert _answer_of(connection).startswith(b"HTTP/1.1 404 ")
+            time.sleep(0.3)  # past the first head's deadline, within the idle timeout after the answer
+            connection.sendall(request)
+            assert _answer_of(connection).startswith(b"HTTP/1.1 404 ")
+            answered = time.monotonic()
+            assert connection.recv(1) == b""  # closed once it has idled
+            assert time.monotonic() - answered < BOUND
+
+
 def _raw_response(port: int, request: bytes) -> bytes:
     """Send ``request`` as it is and read the response until the server closes or ``BOUND`` passes."""
     with socket.create_connection(("127.0.0.1", port), timeout=BOUND) as connection:

@@ -28,10 +28,13 @@ from openai.types.responses import Response, ResponseInputParam
 from openai.types.responses.response_input_item_param import FunctionCallOutput
 from pydantic import TypeAdapter
 
-from onellm_runtime import FilePart, ImagePart, TextPart, Tool, ToolContext, ToolInvoker, ToolResult, tool
+from onellm_runtime import FilePart, ImagePart, JsonPart, TextPart, Tool, ToolContext, ToolInvoker, ToolResult, tool
 from onellm_runtime.context import ToolEvent
 from onellm_runtime.invoking.invoker import BIND_OFF_LOOP_CHARS, SLICE
 from onellm_runtime.providers import Dispatch, ProviderWarning, dispatch
+from onellm_runtime.providers._adapter import Reply
+from onellm_runtime.providers._outputs import text_only
+from onellm_runtime.providers.registry import REPLIES
 
 PROVIDERS = ["openai", "openai-chat", "anthropic", "gemini"]
 
@@ -975,3 +978,28 @@ def test_a_reply_of_large_arguments_returns_to_the_loop_every_64_kib_bound() -> 
     assert [r.text for r in done.results] == [str(BIND_OFF_LOOP_CHARS // 2)] * 12
     assert asked == 12
     assert most <= 2
+
+
+#: Results made of text alone, each of the forms ``text_only`` joins: one text part, one JSON
+#: part (an integer, and a value written as compact JSON), several parts, an empty text, an error.
+TEXT_RESULTS = [
+    ToolResult([TextPart("done")]),
+    ToolResult([JsonPart(6)]),
+    ToolResult([JsonPart({"a": [1, "é"]})]),
+    ToolResult([TextPart("a "), JsonPart(None), TextPart(" b")]),
+    ToolResult([TextPart("")]),
+    ToolResult.failure("Tool 'x' failed: ValueError: no"),
+]
+
+
+@pytest.mark.parametrize("result", TEXT_RESULTS, ids=lambda r: repr(r.parts)[:40])
+@pytest.mark.parametrize("shape", [r for r in REPLIES.values() if r.write_text is not None], ids=lambda r: r.name)
+def test_a_shapes_text_item_is_its_writers_item(shape: Reply, result: ToolResult) -> None:
+    """``dispatch`` writes a result of text alone with the row's ``write_text``: it must be the
+    item the row's ``write`` makes of it, for the same API (the tests above hold ``dispatch``'s
+    items to each API's own types)."""
+    assert shape.write_text is not None
+    text = text_only(result.parts)
+    assert text is not None
+    assert shape.write_text("call_1", text, result.is_error) == shape.write("call_1", "x", None, result)[0]
+    assert shape.write("call_1", "x", None, result)[1] == []

@@ -39,9 +39,11 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import operator
 import weakref
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from itertools import repeat
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -349,7 +351,9 @@ class ToolInvoker:
                     j += 1
             await self._run_together(batch, ready, results, range(i, j), listeners)
             i = j
-        if any(r is None for r in results):  # a call's task was cancelled from outside: as gather would, cancelled
+        # a call's task was cancelled from outside: as gather would, cancelled (``is`` over the
+        # list in C: no generator frame per result)
+        if any(map(operator.is_, repeat(None, len(results)), results)):
             raise asyncio.CancelledError
         return cast("list[ToolResult]", results)
 

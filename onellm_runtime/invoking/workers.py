@@ -416,4 +416,7 @@ class Drain(Generic[K]):
 
     def _check_done(self) -> None:
         if self._closed and not self._calls and not self._jobs and not self.done.done():
+            if self._watch is not None:  # no call is left to watch for
+                self._watch.cancel()
+                self._watch = None
             self.done.set_result(None)

@@ -37,9 +37,16 @@ INVALID_REQUEST = -32600
 RAW_KEY = "onellm/raw-arguments"
 
 _SPACE = re.compile(r"[ \t\n\r]*")
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-#: A key without escapes or control characters: its text is its value, no JSON read needed.
-_PLAIN_KEY = re.compile(r'"([^"\\\x00-\x1f]*)"')
+#: An object's opening brace and the space after it; group 1 the closing brace of an empty object.
+_OPEN = re.compile(r"\{[ \t\n\r]*(\}?)")
+#: A member's key, its colon and the space around them, in one match, the key in group 1: a key
+#: without escapes or control characters (its text is its value, no JSON read needed), or any
+#: JSON string (read with ``json.loads``).
+_PLAIN_MEMBER = re.compile(r'"([^"\\\x00-\x1f]*)"[ \t\n\r]*:[ \t\n\r]*')
+_ESCAPED_MEMBER = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")[ \t\n\r]*:[ \t\n\r]*', re.DOTALL)
+#: What follows a member's value: space, then the comma before the next member (and the space
+#: after it), or the object's closing brace (group 1).
+_AFTER_VALUE = re.compile(r"[ \t\n\r]*(?:,[ \t\n\r]*|(\}))")
 
 #: ``json``'s C scanner, used only to find where a value ends: numbers are kept as their text
 #: (no conversion, so an integer of any length reads), everything else as ``json.loads`` reads it.
@@ -103,41 +110,38 @@ def _value_end(text: str, pos: int, member: str) -> int:
 
 def _members(text: str, pos: int) -> tuple[list[tuple[str, int, int]], int]:
     """The members of the object at ``pos``: (key, value start, value end); and the object's end."""
-    if text[pos : pos + 1] != "{":
+    opened = _OPEN.match(text, pos)
+    if opened is None:
         raise _Broken
     found: list[tuple[str, int, int]] = []
-    pos = _skip_space(text, pos + 1)
-    if text[pos : pos + 1] == "}":
-        return found, pos + 1
+    if opened.group(1):
+        return found, opened.end()
+    pos = opened.end()
     while True:
-        plain = _PLAIN_KEY.match(text, pos)
-        key = plain or _STRING.match(text, pos)
-        if key is None:
-            raise _Broken
-        pos = _skip_space(text, key.end())
-        if text[pos : pos + 1] != ":":
-            raise _Broken
-        if plain is not None:
-            name = plain.group(1)
+        key = _PLAIN_MEMBER.match(text, pos)
+        if key is not None:
+            name = key.group(1)
         else:
+            key = _ESCAPED_MEMBER.match(text, pos)
+            if key is None:
+                raise _Broken
             try:
-                name = json.loads(key.group())
+                name = json.loads(key.group(1))
             except ValueError:  # an invalid escape or a control character in the key
                 raise _Broken from None
-        start = _skip_space(text, pos + 1)
+        start = key.end()
         try:
             end = _value_end(text, start, name)
         except _TooDeep as deep:
             deep.before = found
             raise
         found.append((name, start, end))
-        pos = _skip_space(text, end)
-        if text[pos : pos + 1] == ",":
-            pos = _skip_space(text, pos + 1)
-        elif text[pos : pos + 1] == "}":
-            return found, pos + 1
-        else:
+        after = _AFTER_VALUE.match(text, end)
+        if after is None:
             raise _Broken
+        pos = after.end()
+        if after.group(1):
+            return found, pos
 
 
 def _repeated(members: list[tuple[str, int, int]]) -> str | None:

@@ -81,7 +81,12 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class Guarded(H11Protocol):
-        _deadline: asyncio.TimerHandle | None = None
+        #: The connection's one timer, and when it closes the connection if it still waits then
+        #: (loop time; None while a request is served). Waiting again moves the deadline, not the
+        #: timer: a timer that fires before the deadline sets itself again for it, so a kept-alive
+        #: connection makes a timer per timeout's length, not two per request.
+        _timer: asyncio.TimerHandle | None = None
+        _expires: float | None = None
         #: Waiting after a response, no byte of the next request yet: the idle timeout runs, not the header's.
         _idle = False
 
@@ -108,28 +113,45 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_waiting()
+            self._stop_timer()
             limits.open.discard(self)
             super().connection_lost(exc)
 
         def _wait(self, seconds: float, *, idle: bool = False) -> None:
             """Wait (again) for a request head, closing the connection after ``seconds``."""
-            self._stop_waiting()
+            limits.waiting.pop(self, None)
+            limits.waiting[self] = None  # the longest-waiting first
             self._idle = idle
-            limits.waiting[self] = None
-            self._deadline = self.loop.call_later(seconds, self._expire)
+            expires = self._expires = self.loop.time() + seconds
+            timer = self._timer
+            if timer is not None and timer.when() > expires:  # a shorter timeout than the one the timer keeps
+                timer.cancel()
+                timer = None
+            if timer is None:
+                self._timer = self.loop.call_at(expires, self._expire)
 
         def _stop_waiting(self) -> None:
             limits.waiting.pop(self, None)
-            if self._deadline is not None:
-                self._deadline.cancel()
-                self._deadline = None
+            self._expires = None
+
+        def _stop_timer(self) -> None:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
 
         def _expire(self) -> None:
-            if self in limits.waiting:
-                self._close()
+            self._timer = None
+            expires = self._expires
+            if expires is None or self not in limits.waiting:
+                return
+            if self.loop.time() < expires:  # it waited again since the timer was set: the deadline moved
+                self._timer = self.loop.call_at(expires, self._expire)
+                return
+            self._close()
 
         def _close(self) -> None:
             self._stop_waiting()
+            self._stop_timer()
             limits.open.discard(self)
             self.transport.abort()
 

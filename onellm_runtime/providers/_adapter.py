@@ -35,6 +35,10 @@ class Reply:
     write: Callable[[str, str, Tool[..., Any] | None, ToolResult], Written]
     #: The API sends arguments as JSON text (bytes are read as the same text); else as an object.
     text_arguments: bool = False
+    #: The item of a result made of text alone (``_outputs.text_only``, most results), from the
+    #: call id, that text and whether it is an error: what ``write`` makes of such a result, with
+    #: no warning to return. None: ``write`` writes every result (the item is not text alone).
+    write_text: Callable[[str, str, bool], dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from ._adapter import Adapter, Reply
 from ._calls import anthropic_calls
 from ._common import NotStrict, ToolDefinition, ToolLike, ToolsLike, offered, source_of, warn
 from ._downconvert import Schema, is_nullable, kind_of, map_children, move, pairs_schema
-from ._outputs import anthropic_result
+from ._outputs import anthropic_result, anthropic_text_item
 
 __all__ = [
     "ADAPTER",
@@ -245,6 +245,13 @@ def anthropic_tools(tools: ToolsLike, strict: bool = True) -> list[ToolDefinitio
 #: The registry's row for Anthropic: strict, with the request's limits applied across a list.
 ADAPTER = Adapter(
     form=anthropic_tool,
-    replies=(Reply("anthropic", anthropic_calls, lambda id, name, _, result: anthropic_result(id, result, name)),),
+    replies=(
+        Reply(
+            "anthropic",
+            anthropic_calls,
+            lambda id, name, _, result: anthropic_result(id, result, name),
+            write_text=anthropic_text_item,
+        ),
+    ),
     definitions=anthropic_tools,
 )

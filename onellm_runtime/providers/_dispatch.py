@@ -23,7 +23,7 @@ from ..provider_names import DispatchProvider
 from ..results import JsonPart, ToolResult
 from ._calls import FoundCall, json_kind, plain
 from ._common import ProviderWarning
-from ._outputs import Item
+from ._outputs import Item, text_only
 from .registry import BINDING, REPLIES
 
 if TYPE_CHECKING:
@@ -203,8 +203,11 @@ async def dispatch(
     #: The reply's call behind each call of the batch: what the approver is asked about.
     asked: list[DispatchedCall] = []
     calls, tool_named = out.calls, dict(table)
-    add_call, add_tool = calls.append, batch.tools.append
-    add_arguments, add_id = batch.arguments.append, batch.ids.append
+    add_call, add_id = calls.append, batch.ids.append
+    # A call reaches the batch's columns only once its tool is known and its arguments are what
+    # an API sends (the checks below): the appenders are typed for that once, not per call.
+    add_tool = cast("Callable[[Tool[..., Any] | None], None]", batch.tools.append)
+    add_arguments = cast("Callable[[object], None]", batch.arguments.append)
     for start in range(0, len(found), SLICE):
         if start:
             await asyncio.sleep(0)  # the reply's size sets this loop's length: the event loop's turn
@@ -222,8 +225,8 @@ async def dispatch(
                 if answer is not None:
                     decided[len(calls) - 1] = answer
                     continue
-            add_tool(cast("Tool[..., Any]", tool))
-            add_arguments(cast("str | bytes | Mapping[str, object]", arguments))
+            add_tool(tool)
+            add_arguments(arguments)
             add_id(call_id)
             if approve is not None:
                 asked.append(call)
@@ -248,12 +251,17 @@ async def dispatch(
     out.results = results
     if started:
         out.jobs.extend(job for job in (_job_of(result, started) for result in ran) if job is not None)
-    write, items = shape.write, out.items
+    write, write_text, items = shape.write, shape.write_text, out.items
     add_item = items.append
     for start in range(0, len(calls), SLICE):
         if start:
             await asyncio.sleep(0)
         for call, result in zip(calls[start : start + SLICE], results[start : start + SLICE], strict=True):
+            if write_text is not None:
+                text = text_only(result.parts)
+                if text is not None:  # text alone, most results: its item, with nothing to warn about
+                    add_item(write_text(call.id, text, result.is_error))
+                    continue
             item, notes = write(call.id, call.name, call.tool, result)
             if notes:
                 for note in notes:

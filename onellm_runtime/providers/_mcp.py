@@ -9,6 +9,7 @@ wrapped as ``{"result": ...}``, and the server must then send ``{"result": value
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -47,8 +48,8 @@ def mcp_output_schema(output_schema: Schema | None) -> Schema | None:
 def mcp_structured_content(tool: ToolLike, value: Any) -> Any:
     """The ``structuredContent`` for a result ``value`` (already in JSON form), wrapped as the
     tool's ``outputSchema`` says: ``{"result": value}`` when the output schema was wrapped."""
-    out = source_of(tool).output_schema
-    if out is not None and not _is_object_root(out):
+    out = tool.get("output_schema") if isinstance(tool, Mapping) else tool.output_schema
+    if out is not None and not _is_object_root(out):  # only its root is read: no copy needed
         return {RESULT_KEY: value}
     return value
 

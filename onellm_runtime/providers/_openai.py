@@ -34,7 +34,7 @@ from ._downconvert import (
     ordered,
     pairs_schema,
 )
-from ._outputs import chat_result, responses_result
+from ._outputs import chat_result, chat_text_item, responses_result, responses_text_item
 
 __all__ = ["ADAPTER", "openai_tool", "openai_strict_schema", "openai_loose_schema"]
 
@@ -193,7 +193,15 @@ def openai_tool(tool: ToolLike, api: Literal["responses", "chat"] = "responses",
 ADAPTER = Adapter(
     form=openai_tool,
     replies=(
-        Reply("openai", responses_calls, lambda id, name, _, result: responses_result(id, result, name), True),
-        Reply("openai-chat", chat_calls, lambda id, name, _, result: chat_result(id, result, name), True),
+        Reply(
+            "openai",
+            responses_calls,
+            lambda id, name, _, result: responses_result(id, result, name),
+            True,
+            responses_text_item,
+        ),
+        Reply(
+            "openai-chat", chat_calls, lambda id, name, _, result: chat_result(id, result, name), True, chat_text_item
+        ),
     ),
 )

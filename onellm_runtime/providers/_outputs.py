@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from ..results import FilePart, ImagePart, JsonPart, Part, TextPart, ToolResult, describe_part
 
@@ -19,6 +19,10 @@ __all__ = [
     "Item",
     "b64",
     "part_text",
+    "text_only",
+    "responses_text_item",
+    "chat_text_item",
+    "anthropic_text_item",
     "MEDIA",
     "anthropic_result",
     "chat_result",
@@ -107,22 +111,23 @@ def _sorted(provider: str, tool_name: str, parts: list[Part]) -> tuple[list[Part
     return out, warnings
 
 
-def _text_only(parts: list[Part]) -> str | None:
+def text_only(parts: list[Part]) -> str | None:
     """The parts' text joined when every part is a text or a JSON part (exactly those types:
     nothing to place or describe, and most results are one such part); else None."""
     if len(parts) == 1:
         part = parts[0]
-        kind = type(part)
-        if kind is TextPart:
-            return cast(TextPart, part).text
-        return _json_text(cast(JsonPart, part).value) if kind is JsonPart else None
+        if type(part) is TextPart:
+            return part.text
+        if type(part) is JsonPart:
+            value = part.value  # written as ``_json_text`` writes it, without the call
+            return str(value) if type(value) is int else _compact(value)
+        return None
     texts: list[str] = []
     for part in parts:
-        kind = type(part)
-        if kind is TextPart:
-            texts.append(cast(TextPart, part).text)
-        elif kind is JsonPart:
-            texts.append(_json_text(cast(JsonPart, part).value))
+        if type(part) is TextPart:
+            texts.append(part.text)
+        elif type(part) is JsonPart:
+            texts.append(_json_text(part.value))
         else:
             return None
     return "".join(texts)
@@ -132,11 +137,16 @@ def _joined(parts: list[Part]) -> str:
     return "".join(describe_part(p) if isinstance(p, (ImagePart, FilePart)) else part_text(p) for p in parts)
 
 
+def responses_text_item(call_id: str, text: str, is_error: bool) -> Item:
+    """The ``function_call_output`` item of a result made of text alone (the API has no error flag)."""
+    return {"type": "function_call_output", "call_id": call_id, "output": text}
+
+
 def responses_result(call_id: str, result: ToolResult, tool_name: str) -> Written:
     """A ``function_call_output`` input item: a string, or a list of input_text/input_image/input_file."""
-    text = _text_only(result.parts)
+    text = text_only(result.parts)
     if text is not None:
-        return {"type": "function_call_output", "call_id": call_id, "output": text}, []
+        return responses_text_item(call_id, text, result.is_error), []
     parts, warnings = _sorted("openai", tool_name, result.parts)
     output: str | list[Item]
     if not any(isinstance(p, (ImagePart, FilePart)) for p in parts):
@@ -153,11 +163,16 @@ def responses_result(call_id: str, result: ToolResult, tool_name: str) -> Writte
     return {"type": "function_call_output", "call_id": call_id, "output": output}, warnings
 
 
+def chat_text_item(call_id: str, text: str, is_error: bool) -> Item:
+    """The ``role: "tool"`` message of a result made of text alone (the API has no error flag)."""
+    return {"role": "tool", "tool_call_id": call_id, "content": text}
+
+
 def chat_result(call_id: str, result: ToolResult, tool_name: str) -> Written:
     """A ``role: "tool"`` message (Chat Completions carries text only)."""
-    text = _text_only(result.parts)
+    text = text_only(result.parts)
     if text is not None:
-        return {"role": "tool", "tool_call_id": call_id, "content": text}, []
+        return chat_text_item(call_id, text, result.is_error), []
     parts, warnings = _sorted("openai-chat", tool_name, result.parts)
     return {"role": "tool", "tool_call_id": call_id, "content": _joined(parts)}, warnings
 
@@ -178,13 +193,18 @@ def _anthropic_block(part: Part) -> Item | None:
     return {"type": "text", "text": text} if text else None
 
 
+def anthropic_text_item(call_id: str, text: str, is_error: bool) -> Item:
+    """The ``tool_result`` block of a result made of text alone."""
+    if text:  # an empty text block is refused; no content at all is not
+        return {"type": "tool_result", "tool_use_id": call_id, "content": text, "is_error": is_error}
+    return {"type": "tool_result", "tool_use_id": call_id, "is_error": is_error}
+
+
 def anthropic_result(call_id: str, result: ToolResult, tool_name: str) -> Written:
     """A ``tool_result`` content block with ``is_error``; images and documents as blocks."""
-    text = _text_only(result.parts)
+    text = text_only(result.parts)
     if text is not None:
-        if text:  # an empty text block is refused; no content at all is not
-            return {"type": "tool_result", "tool_use_id": call_id, "content": text, "is_error": result.is_error}, []
-        return {"type": "tool_result", "tool_use_id": call_id, "is_error": result.is_error}, []
+        return anthropic_text_item(call_id, text, result.is_error), []
     parts, warnings = _sorted("anthropic", tool_name, result.parts)
     item: Item = {"type": "tool_result", "tool_use_id": call_id}
     if any(isinstance(p, (ImagePart, FilePart)) for p in parts):
@@ -204,7 +224,7 @@ def gemini_result(call_id: str, name: str, result: ToolResult, tool_name: str) -
     only = given[0] if len(given) == 1 else None
     if isinstance(only, JsonPart) and not result.is_error:  # as the general path below writes it
         return _gemini_item(call_id, name, {"output": only.value}), []
-    text = _text_only(given)
+    text = text_only(given)
     if text is not None:
         return _gemini_item(call_id, name, {"error": text} if result.is_error else {"output": text}), []
     parts, warnings = _sorted("gemini", tool_name, given)
