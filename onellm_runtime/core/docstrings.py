@@ -1,9 +1,8 @@
 """The one docstring parser shared by onellm's runtime and its mypy plugin.
 
-The runtime hands it ``fn.__doc__``; the static side hands it the text from
-``ast.get_docstring(node, clean=False)``. Both must read the same descriptions
-(contract, "Docstrings"), so everything that decides what a docstring says lives
-here, written against the standard library only, and never raises.
+The runtime hands it ``fn.__doc__``; the static side hands it the text from ``ast.get_docstring(node,
+clean=False)``. Both must read the same descriptions (contract, "Docstrings"), so everything
+that decides what a docstring says lives here, written against the standard library only, and never raises.
 
 A docstring is read once into ``ParsedDocstring``: the parameter and attribute
 entries by name, and the description's pieces, one per line it will have. Which
@@ -532,6 +531,12 @@ _BLANK_LINE = re.compile(r"\n *\n")
 _NOT_PROSE = frozenset("-*+#=:0123456789")
 
 
+def _python_class(cls: type[_T]) -> type[_T]:
+    """Unchanged: mypyc makes a class with a decorator it does not know a Python class (as a tuple's must be)."""
+    return cls
+
+
+@_python_class
 class _PlainDocstring(ParsedDocstring):
     """A parse laid out as ``_read_plain`` reads: paragraphs of prose (and headings such as
     ``Note:``), then perhaps a parameters or attributes heading with one-line entries
