@@ -771,10 +771,10 @@ def _read_plain(doc: str) -> ParsedDocstring | None:
     return _new(_PlainDocstring, (_EMPTY, MappingProxyType(entries), tuple(pieces)))
 
 
-def parse_docstring(doc: str | None) -> ParsedDocstring:
+def parse_docstring(doc: object) -> ParsedDocstring:
     """Parse a raw or cleaned docstring (Google, NumPy, Sphinx or markdown lists, or a mix).
 
-    Never raises: a docstring that cannot be read is read as nothing.
+    Never raises: a docstring that cannot be read, or a ``__doc__`` that is not a string, is read as nothing.
     """
     if not isinstance(doc, str) or not doc or doc.isspace():
         return _NOTHING
