@@ -204,14 +204,14 @@ def _inline(match: re.Match[str]) -> str:
     return match.group("tick") or ""
 
 
-def flatten(text: str) -> str:
+def flatten(text: str | None) -> str:
     """Collapse whitespace to single spaces and keep the text of inline markup.
 
     ``:class:`~a.b.X``` gives ``X``, ``:func:`a.b.f``` gives ``a.b.f``,
     ``:meth:`title <a.b>``` gives ``title``; ````x```` and ```x``` give ``x``.
     Nothing else is changed.
     """
-    if not text:  # also tolerates None from untyped callers
+    if not text:  # None too, from untyped callers
         return ""
     collapsed = " ".join(text.split())
     if "`" not in collapsed:
