@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import sys
-import weakref
 from collections.abc import Callable
 from typing import Literal, Protocol, cast
 
@@ -185,45 +184,37 @@ class EnumFront(Protocol):
 class EnumReader:
     """One front end's enums, each read once: its members, aliases, values and node."""
 
-    def __init__(self, front: EnumFront) -> None:
-        #: A weak reference: the front end holds this reader, and a cycle between them would
-        #: leave each hook's front end for the garbage collector instead of freeing it at once.
-        self._front = weakref.ref(front)
+    # The front end is passed to each call rather than held: the front end holds this
+    # reader, and a cycle between them would leave each hook's front end to the collector.
+    def __init__(self) -> None:
         self._names: dict[str, dict[str, str]] = {}
         self._values: dict[str, dict[str, object]] = {}
         self._exprs: dict[str, dict[str, ast.expr]] = {}
         self._nodes: dict[str, EnumType] = {}
 
-    @property
-    def front(self) -> EnumFront:
-        front = self._front()
-        if front is None:  # pragma: no cover - the front end outlives its reader's use
-            raise ReferenceError("the front end of this enum reader is gone")
-        return front
-
-    def value(self, info: TypeInfo, member: str) -> Resolution:
+    def value(self, front: EnumFront, info: TypeInfo, member: str) -> Resolution:
         """An enum member as a value: written as the member it names (an alias's canonical one)."""
-        canonical = self.names(info).get(member)
+        canonical = self.names(front, info).get(member)
         if canonical is None:
             return None
         value = self._values.get(info.fullname, {}).get(canonical, Unreadable())
         shown = None if isinstance(value, (Opaque, Unreadable)) else repr(value)
-        node = self.node(info)
+        node = self.node(front, info)
         wire = None if node.values is None else node.values[node.members.index(canonical)]
         return EnumValue(info.name, canonical, shown, wire)
 
-    def members(self, info: TypeInfo) -> tuple[str, ...]:
+    def members(self, front: EnumFront, info: TypeInfo) -> tuple[str, ...]:
         """The members in definition order, aliases left out (``tuple(m.name for m in E)``)."""
-        return tuple(dict.fromkeys(self.names(info).values()))
+        return tuple(dict.fromkeys(self.names(front, info).values()))
 
-    def node(self, info: TypeInfo) -> EnumType:
+    def node(self, front: EnumFront, info: TypeInfo) -> EnumType:
         """An enum's node: by value when every member's value, as the enum holds it, is a
         ``str`` computed from the source; by name when one is surely not; else the wire form
         is not known (OLT014, with the member whose value cannot be computed)."""
         cached = self._nodes.get(info.fullname)
         if cached is not None:
             return cached
-        members = self.members(info)
+        members = self.members(front, info)
         is_flag = any(c.fullname == "enum.Flag" for c in info.mro)
         node = EnumType(info.name, members, is_flag)
         data = _enum_data_type(info)
@@ -245,28 +236,26 @@ class EnumReader:
         self._nodes[info.fullname] = node
         return node
 
-    def names(self, info: TypeInfo) -> dict[str, str]:
+    def names(self, front: EnumFront, info: TypeInfo) -> dict[str, str]:
         """Every member name, aliases too, -> the member it names."""
         cached = self._names.get(info.fullname)
         if cached is not None:
             return cached
-        found = self.front.class_ast(info)
+        found = front.class_ast(info)
         in_class = True
         if found is None:
-            found = self._functional(info)
+            found = self._functional(front, info)
             in_class = False
         if found is not None:
-            resolve = self.front.class_resolver(info) if in_class else self.front.module_resolver(info.module_name)
+            resolve = front.class_resolver(info) if in_class else front.module_resolver(info.module_name)
 
             def is_auto(expr: ast.expr) -> bool:
-                return (
-                    expr is _FUNCTIONAL_AUTO.func or self.front.module_fullname(expr, info.module_name) == "enum.auto"
-                )
+                return expr is _FUNCTIONAL_AUTO.func or front.module_fullname(expr, info.module_name) == "enum.auto"
 
             values: dict[str, object] = {}
             exprs: dict[str, ast.expr] = {}
             convert = as_str_value if _enum_data_type(info) == "str" else None
-            names = enum_members(found[1], resolve, is_auto, self._auto_value(info), values, convert, exprs)
+            names = enum_members(found[1], resolve, is_auto, self._auto_value(front, info), values, convert, exprs)
             self._values[info.fullname] = values
             self._exprs[info.fullname] = exprs
         else:
@@ -278,14 +267,14 @@ class EnumReader:
         self._names[info.fullname] = names
         return names
 
-    def _functional(self, info: TypeInfo) -> tuple[ModuleSource, ast.ClassDef] | None:
+    def _functional(self, front: EnumFront, info: TypeInfo) -> tuple[ModuleSource, ast.ClassDef] | None:
         """A module-level ``E = Enum("E", names)`` read as the class body it stands for
         (``NAME = auto()`` per name, ``NAME = value`` per pair), or None when its names
         are not literals or a ``type=`` mixin changes its values."""
-        ms = self.front.source(info.module_name)
+        ms = front.source(info.module_name)
         if ms is None or info.fullname != f"{info.module_name}.{info.name}":
             return None
-        bindings = self.front.bindings_of(info.module_name, info.name)
+        bindings = front.bindings_of(info.module_name, info.name)
         call = bindings[0].value if len(bindings) == 1 else None
         if not isinstance(call, ast.Call) or any(k.arg == "type" for k in call.keywords):
             return None
@@ -314,12 +303,12 @@ class EnumReader:
         body: list[ast.stmt] = [ast.Assign([ast.Name(n, ast.Store())], v, lineno=0) for n, v in pairs]
         return ms, ast.ClassDef(info.name, [], [], body, [])
 
-    def _auto_value(self, info: TypeInfo) -> AutoValue | None:
+    def _auto_value(self, front: EnumFront, info: TypeInfo) -> AutoValue | None:
         """What ``auto()`` gives in this enum (``Enum._generate_next_value_`` and kin), if known."""
         stdlib = {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
         for c in info.mro:
             if c.fullname not in stdlib and "_generate_next_value_" in c.names:
-                return self._own_auto_value(c)  # a generator of the user's: known only when it returns the name
+                return self._own_auto_value(front, c)  # a generator of the user's: known only when it returns the name
         names = {c.fullname for c in info.mro}
         if "enum.StrEnum" in names:
             return lambda name, assigned: name.lower()
@@ -351,10 +340,10 @@ class EnumReader:
 
         return numeric
 
-    def _own_auto_value(self, cls: TypeInfo) -> AutoValue | None:
+    def _own_auto_value(self, front: EnumFront, cls: TypeInfo) -> AutoValue | None:
         """A ``_generate_next_value_`` whose body is ``return name`` (or ``name.lower()`` /
         ``name.upper()``): what it gives; None for any other body, whose values are unknown."""
-        found = self.front.class_ast(cls)
+        found = front.class_ast(cls)
         if found is None:
             return None
         fn = next(

@@ -102,7 +102,7 @@ class NameResolver:
         self._source_memo: dict[str, ModuleSource | None] = {}
         self._class_memo: dict[str, tuple[ModuleSource, ast.ClassDef] | None] = {}
         #: Enums, each read once (members, aliases, values, node).
-        self.enums = EnumReader(self)
+        self.enums = EnumReader()
 
     # -- sources ----------------------------------------------------------------------
 
@@ -249,7 +249,7 @@ class NameResolver:
             except Exception:  # an unset TypeInfo placeholder
                 owner, owner_name = None, None
             if owner is not None and owner.is_enum:
-                return self.enums.value(owner, node.name)
+                return self.enums.value(self, owner, node.name)
             if owner is not None and owner_name is not None:
                 found = self.class_ast(owner)
                 if found is None:

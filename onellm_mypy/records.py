@@ -71,7 +71,7 @@ class Classes:
         info = _info(cls)
         if not info.is_enum:
             return None
-        return self.fe.enums.node(info)
+        return self.fe.enums.node(self.fe, info)
 
     def record_kind(self, cls: FClass) -> RecordKind | None:
         return record_kind(self.fe, _info(cls))

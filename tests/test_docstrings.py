@@ -502,9 +502,9 @@ def test_garbage_specific_results() -> None:
 
 
 def test_non_string_input() -> None:
-    assert parse_docstring(b"bytes") == parse_docstring(None)  # type: ignore[arg-type]
-    assert parse_docstring(42) == parse_docstring("")  # type: ignore[arg-type]
-    assert flatten(None) == ""  # type: ignore[arg-type]
+    assert parse_docstring(b"bytes") == parse_docstring(None)
+    assert parse_docstring(42) == parse_docstring("")
+    assert flatten(None) == ""
 
 
 def test_result_is_read_only() -> None:

@@ -8,6 +8,7 @@ it, and end with what to do instead: a user should be able to fix the code from 
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 
 from . import markers, rules
@@ -58,7 +59,8 @@ class Diagnostic:
 
     code: str
     message: str
-    loc: object = None
+    # builtins.object: a dataclass compiled by mypyc looks a bare ``object`` up in the module's globals
+    loc: builtins.object = None
 
 
 def type_name(node: TypeNode) -> str:
@@ -735,7 +737,7 @@ class Offered:
 
     name: str
     where: str
-    loc: object = None
+    loc: builtins.object = None  # as Diagnostic.loc
 
 
 def check_offered_together(tools: list[Offered], within: str) -> list[Diagnostic]:

@@ -1,9 +1,8 @@
 """The one docstring parser shared by onellm's runtime and its mypy plugin.
 
-The runtime hands it ``fn.__doc__``; the static side hands it the text from
-``ast.get_docstring(node, clean=False)``. Both must read the same descriptions
-(contract, "Docstrings"), so everything that decides what a docstring says lives
-here, written against the standard library only, and never raises.
+The runtime hands it ``fn.__doc__``; the static side hands it the text from ``ast.get_docstring(node,
+clean=False)``. Both must read the same descriptions (contract, "Docstrings"), so everything
+that decides what a docstring says lives here, written against the standard library only, and never raises.
 
 A docstring is read once into ``ParsedDocstring``: the parameter and attribute
 entries by name, and the description's pieces, one per line it will have. Which
@@ -205,14 +204,14 @@ def _inline(match: re.Match[str]) -> str:
     return match.group("tick") or ""
 
 
-def flatten(text: str) -> str:
+def flatten(text: str | None) -> str:
     """Collapse whitespace to single spaces and keep the text of inline markup.
 
     ``:class:`~a.b.X``` gives ``X``, ``:func:`a.b.f``` gives ``a.b.f``,
     ``:meth:`title <a.b>``` gives ``title``; ````x```` and ```x``` give ``x``.
     Nothing else is changed.
     """
-    if not text:  # also tolerates None from untyped callers
+    if not text:  # None too, from untyped callers
         return ""
     collapsed = " ".join(text.split())
     if "`" not in collapsed:
@@ -532,6 +531,12 @@ _BLANK_LINE = re.compile(r"\n *\n")
 _NOT_PROSE = frozenset("-*+#=:0123456789")
 
 
+def _python_class(cls: type[_T]) -> type[_T]:
+    """Unchanged: mypyc makes a class with a decorator it does not know a Python class (as a tuple's must be)."""
+    return cls
+
+
+@_python_class
 class _PlainDocstring(ParsedDocstring):
     """A parse laid out as ``_read_plain`` reads: paragraphs of prose (and headings such as
     ``Note:``), then perhaps a parameters or attributes heading with one-line entries
@@ -766,10 +771,10 @@ def _read_plain(doc: str) -> ParsedDocstring | None:
     return _new(_PlainDocstring, (_EMPTY, MappingProxyType(entries), tuple(pieces)))
 
 
-def parse_docstring(doc: str | None) -> ParsedDocstring:
+def parse_docstring(doc: object) -> ParsedDocstring:
     """Parse a raw or cleaned docstring (Google, NumPy, Sphinx or markdown lists, or a mix).
 
-    Never raises: a docstring that cannot be read is read as nothing.
+    Never raises: a docstring that cannot be read, or a ``__doc__`` that is not a string, is read as nothing.
     """
     if not isinstance(doc, str) or not doc or doc.isspace():
         return _NOTHING
