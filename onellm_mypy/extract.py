@@ -159,7 +159,8 @@ def extract_sources(sources: Sequence[BuildSource], options: Options, *, with_to
     skipped: set[str] = set()  # modules left out, so that an import of one is not followed either
     read: dict[str, Readable] = {}  # what was parsed here, which the plugin then need not parse again
     # The trees are kept, and hold no reference cycle: with the collector on, each collection
-    # would walk every tree kept so far again (mypy pauses it the same way while it parses).
+    # would walk every tree kept so far again. So it is paused while they are made, and they
+    # are then moved to its oldest generation, as mypy does with what it made while parsing.
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -177,6 +178,8 @@ def extract_sources(sources: Sequence[BuildSource], options: Options, *, with_to
                 skipped.add(source.module)
     finally:
         if collecting:
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
     for _ in range(len(kept) + 1):
         if not kept:  # mypy would print "Nothing to do?!" on stdout
