@@ -6,8 +6,8 @@ fresh ``python -m mypy`` process:
 
 - cold: an empty cache directory for every run (mypy still writes its cache);
 - warm: the cache filled before the rounds, nothing changed since;
-- ``mypy --no-incremental`` with the plugin: no cache read or written, which is what
-  ``onellm check`` (the static extractor, no cache) is compared with.
+- ``mypy --no-incremental`` with the plugin: no cache read (mypy still writes one), which is
+  what ``onellm check`` (the static extractor, no cache read or written) is compared with.
 """
 
 from __future__ import annotations

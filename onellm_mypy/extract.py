@@ -107,13 +107,16 @@ def _options(python_version: tuple[int, int] | None) -> Options:
 def runtime_visible(options: Options) -> Options:
     """``options`` with what every onellm build needs, whatever the project configured.
 
-    No cache (hooks do not run on cached modules), no plugins from the configuration
-    (they are code, and the static side runs none; the onellm plugin is passed in
-    directly), errors as JSON lines with absolute paths (mapped back to the paths as
+    No cache (hooks do not run on cached modules), none written either (no later run
+    reads it back; a parallel build excepted, whose workers share modules through it), no
+    plugins from the configuration (they are code, and the static side runs none; the
+    onellm plugin is passed in directly), errors as JSON lines with absolute paths (mapped back to the paths as
     given), and ``onellm_runtime`` visible to mypy even through an editable install's
     import hook, which mypy cannot follow.
     """
     options.incremental = False
+    if getattr(options, "num_workers", 0) == 0:
+        options.cache_dir = os.devnull
     options.plugins = []
     options.output = "json"
     options.show_absolute_path = True
@@ -142,12 +145,13 @@ class BuildFailed(Exception):
         self.lines = lines
 
 
-def extract_sources(sources: Sequence[BuildSource], options: Options) -> ExtractResult:
+def extract_sources(sources: Sequence[BuildSource], options: Options, *, with_tools: bool = True) -> ExtractResult:
     """Every tool and finding in ``sources``, under ``options`` (a project's configuration).
 
     A file that cannot be decoded or parsed is one ``syntax`` finding; it is left out of
     the build (and skipped where another module imports it), so every other file is still
     checked. Raises ``BuildFailed`` when mypy stops for a reason that names no file.
+    ``with_tools=False`` (``onellm check``): the findings only, and no tool kept for ``tools``.
     """
     options = runtime_visible(options)
     unreadable: list[StaticDiagnostic] = []
@@ -155,7 +159,8 @@ def extract_sources(sources: Sequence[BuildSource], options: Options) -> Extract
     skipped: set[str] = set()  # modules left out, so that an import of one is not followed either
     read: dict[str, Readable] = {}  # what was parsed here, which the plugin then need not parse again
     # The trees are kept, and hold no reference cycle: with the collector on, each collection
-    # would walk every tree kept so far again (mypy pauses it the same way while it parses).
+    # would walk every tree kept so far again. So it is paused while they are made, and they
+    # are then moved to its oldest generation, as mypy does with what it made while parsing.
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -173,13 +178,15 @@ def extract_sources(sources: Sequence[BuildSource], options: Options) -> Extract
                 skipped.add(source.module)
     finally:
         if collecting:
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
     for _ in range(len(kept) + 1):
         if not kept:  # mypy would print "Nothing to do?!" on stdout
             return ExtractResult([], unreadable)
         messages: list[str] = []
         try:
-            found = _build(kept, _skipping(options, skipped), messages, read)
+            found = _build(kept, _skipping(options, skipped), messages, read, with_tools)
         except CompileError as e:
             messages += e.messages  # streamed errors arrived through flush; the rest are here
             blocked = _blocking_findings(messages, {os.path.abspath(s.path): s.path for s in kept if s.path})
@@ -283,12 +290,17 @@ def _blocking_findings(messages: list[str], given: dict[str, str]) -> list[Stati
 
 
 def _build(
-    sources: Sequence[BuildSource], options: Options, messages: list[str], read: dict[str, Readable]
+    sources: Sequence[BuildSource],
+    options: Options,
+    messages: list[str],
+    read: dict[str, Readable],
+    with_tools: bool,
 ) -> ExtractResult:
     """One mypy build; its error lines are appended to ``messages`` as they come. ``read``: the
     files already parsed, by path, which the plugin takes as parsed."""
     plugin = OnellmPlugin(options)
-    plugin.collected = {}  # the hooks keep what they lower: the tools come from the build itself
+    if with_tools:
+        plugin.collected = {}  # the hooks keep what they lower: the tools come from the build itself
     for path, readable in read.items():
         if readable.tree is not None:
             plugin.sources.adopt(path, readable.data, readable.stamp, readable.tree)
@@ -301,7 +313,7 @@ def _build(
     ends: dict[StaticDiagnostic, tuple[int, int]] = {}
     diagnostics = _diagnostics(messages, given, ends)
     by_module: dict[str, list[LoweredTool]] = {}
-    for _, found in plugin.collected.values():
+    for _, found in (plugin.collected or {}).values():
         for lt in found:
             if lt.listed and lt.findings == 0:
                 by_module.setdefault(lt.site_module, []).append(lt)

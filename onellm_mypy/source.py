@@ -317,6 +317,9 @@ class SourceCache:
 
     def __init__(self) -> None:
         self._modules: dict[str, tuple[object, ModuleSource | None]] = {}
+        #: Trees parsed elsewhere (``adopt``), indexed when first asked for: by path, the stamp
+        #: they were read under, their bytes and tree.
+        self._adopted: dict[str, tuple[object, bytes, ast.Module]] = {}
         self._checked: set[str] = set()
         #: Bytes of each source held, for the allowance.
         self._sizes: dict[str, int] = {}
@@ -370,6 +373,12 @@ class SourceCache:
         self._checked.add(path)
         if cached is not None and cached[0] == stamp:
             return cached[1]
+        adopted = self._adopted.pop(path, None)
+        if adopted is not None and adopted[0] == stamp:
+            indexed = _index(path, adopted[2])
+            indexed.data = adopted[1]
+            self._held(path, stamp, indexed)
+            return indexed
         parsed: ModuleSource | None
         try:
             with open(read, "rb") as f:
@@ -382,12 +391,15 @@ class SourceCache:
 
     def adopt(self, path: str, data: bytes, stamp: tuple[int, int], tree: ast.Module) -> None:
         """Hold ``path`` as parsed elsewhere from ``data`` (``stamp``: its mtime and size when
-        read), so that it is not parsed again; a shadowed path is left to be read as usual."""
+        read), so that it is not parsed again; a shadowed path is left to be read as usual.
+
+        Its bytes count toward the allowance now, as a source held; it is indexed when first
+        asked for (most modules of a build hold no tool, and are never asked for)."""
         if self.read_from(path) != path:
             return
-        parsed = _index(path, tree)
-        parsed.data = data
-        self._held(path, (path, *stamp), parsed)
+        self._adopted[path] = ((path, *stamp), data, tree)
+        self.allowance.widen(len(data) - self._sizes.get(path, 0))
+        self._sizes[path] = len(data)
 
     def _held(self, path: str, stamp: object, parsed: ModuleSource | None) -> None:
         """Keep a parsed source; its bytes widen the allowance of this generation and the next ones."""

@@ -171,6 +171,19 @@ def test_check_adds_exclude_and_python_version_and_uses_the_configured_files(tmp
     assert (new.returncode, new.stdout, new.stderr) == (0, "", "No problems in 1 module\n")
 
 
+def test_check_writes_no_cache_where_the_configuration_puts_one_or_by_default(tmp_path: Path) -> None:
+    """No later run reads a cache ``onellm check`` would write: none is written, wherever
+    ``cache_dir`` points."""
+    write(tmp_path, {"src/tools.py": ANY_AND_RANGE, "mypy.ini": "[mypy]\ncache_dir = configured_cache\n"})
+    (tmp_path / ".git").mkdir()
+    configured = run("check", "src", cwd=tmp_path)
+    assert configured.returncode == 1, configured.stderr
+    (tmp_path / "mypy.ini").unlink()
+    default = run("check", "src", cwd=tmp_path)
+    assert (default.returncode, default.stdout) == (1, configured.stdout), default.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".git", "src"]
+
+
 SKIPPED = {
     "src/tools.py": ANY_AND_RANGE,
     "build/lib/tools.py": ANY_AND_RANGE,

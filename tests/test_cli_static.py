@@ -155,6 +155,28 @@ def test_without_mypy_the_static_side_says_what_to_install(tmp_path: Path) -> No
         )
 
 
+def test_check_loads_no_command_it_does_not_run(tmp_path: Path) -> None:
+    """``check`` prints findings: the lock and diff commands (the lock reader, every provider
+    adapter, asyncio) and the manifest writer stay unloaded."""
+    import subprocess
+    import sys
+
+    write(tmp_path, {"good.py": GOOD})
+    loaded = (
+        "import sys; from onellm_runtime.cli.main import main; main(sys.argv[1:]); "
+        "print(sorted(m for m in sys.modules if m.startswith(('onellm_runtime.', 'asyncio'))))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", loaded, "check", "good.py"], capture_output=True, text=True, cwd=tmp_path, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    modules = proc.stdout.splitlines()[-1]
+    for unused in ("onellm_runtime.cli.lock", "onellm_runtime.locking", "onellm_runtime.providers", "asyncio"):
+        assert f"'{unused}'" not in modules, modules
+    assert "'onellm_runtime.cli.manifest'" not in modules, modules
+    assert "'onellm_runtime.cli.main'" in modules  # what was asked is in the list
+
+
 def test_two_files_of_one_module_name_stop_mypy_with_what_to_do_in_onellm_check(tmp_path: Path) -> None:
     write(tmp_path, {"a/tools.py": GOOD, "b/tools.py": GOOD})
     proc = run("check", ".", cwd=tmp_path)

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
-from . import manifest
 from .modulepath import find_module
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported where used: ``onellm check`` describes no tool, so it needs no manifest
     from ..tool import Tool
+    from . import manifest
 
 __all__ = ["UsageError", "source_paths", "shown_path", "runtime_entries", "static_entries"]
 
@@ -53,6 +53,7 @@ def runtime_entries(sources: Sequence[manifest.SourceModule]) -> list[manifest.M
     Raises ``importing.ImportFailed`` when a module cannot be imported.
     """
     from ..tool import Tool
+    from . import manifest
     from .importing import loaded_from_path
 
     entries: list[manifest.ManifestEntry] = []
@@ -114,6 +115,8 @@ def _refuse_repeated_names(module: ModuleType, path: str, found: list[tuple[int,
 def static_entries(sources: Sequence[manifest.SourceModule]) -> tuple[list[manifest.ManifestEntry], list[str]]:
     """Describe every tool through mypy, without importing anything; also the findings as text."""
     from onellm_mypy.extract import extract
+
+    from . import manifest
 
     result = extract([s.path for s in sources])
     entries = [manifest.entry(t.module, t.qualname, t.model) for t in result.tools]

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 from ..errortext import install_hint
 from ..provider_names import PROVIDER_NAMES
-from . import manifest
 from .entries import UsageError, runtime_entries, shown_path, source_paths, static_entries
 
 __all__ = ["COMMANDS", "Command", "UsageError", "main", "runtime_entries", "static_entries"]
@@ -50,6 +49,7 @@ def _schemas_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _schemas(ns: argparse.Namespace) -> int:
     from ..tool import ToolDefinitionError
+    from . import manifest
     from .importing import ImportFailed, output_to_stderr
 
     sources = manifest.discover(source_paths(ns.paths))
@@ -126,7 +126,7 @@ def _check(ns: argparse.Namespace) -> int:
     except NoFiles as e:
         raise UsageError(str(e)) from None
     try:
-        result = extract_sources(sources, options)
+        result = extract_sources(sources, options, with_tools=False)
     except BuildFailed as e:
         raise UsageError("mypy stopped:\n" + "\n".join(_with_advice(e.lines))) from None
     found = sorted(result.diagnostics, key=lambda d: (d.path, d.line, d.column, d.code))
@@ -238,11 +238,16 @@ COMMANDS: tuple[Command, ...] = (
 )
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(named: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``named``, only that command's arguments are added
+    (the others' help lines stay, so ``onellm --help`` and its errors read the same), since
+    adding ``diff``'s or ``lock``'s imports their modules, which other commands never use."""
     parser = argparse.ArgumentParser(prog="onellm", description="Typed LLM tools: check them, print their schemas.")
     sub = parser.add_subparsers(dest="command", required=True)
     for command in COMMANDS:
-        command.add_arguments(sub.add_parser(command.name, help=command.help))
+        subparser = sub.add_parser(command.name, help=command.help)
+        if named is None or command.name == named:
+            command.add_arguments(subparser)
     return parser
 
 
@@ -256,8 +261,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     own = {command.name: command.own_parser for command in COMMANDS if command.own_parser is not None}
     if argv[:1] and argv[0] in own:
         return own[argv[0]](argv[1:])
-    ns = _parser().parse_args(argv)
-    run = {command.name: command.run for command in COMMANDS}[ns.command]
+    runs = {command.name: command.run for command in COMMANDS}
+    ns = _parser(argv[0] if argv[:1] and argv[0] in runs else None).parse_args(argv)
+    run = runs[ns.command]
     try:
         return run(ns)
     except UsageError as e:
