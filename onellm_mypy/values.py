@@ -10,7 +10,6 @@ bound once (with the resolver of its scope), what a generation's reads may spend
 from __future__ import annotations
 
 import ast
-import builtins
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Union
@@ -41,7 +40,7 @@ class Bound:
 
     value: ast.expr
     resolve: Resolve
-    scope: builtins.object = None  # builtins.: see core/diagnostics.py's Diagnostic.loc
+    scope: object = None
 
 
 Resolution = Union[EnumValue, Bound, None]

@@ -8,7 +8,6 @@ it, and end with what to do instead: a user should be able to fix the code from 
 
 from __future__ import annotations
 
-import builtins
 from dataclasses import dataclass
 
 from . import markers, rules
@@ -59,8 +58,7 @@ class Diagnostic:
 
     code: str
     message: str
-    # builtins.object: a dataclass compiled by mypyc looks a bare ``object`` up in the module's globals
-    loc: builtins.object = None
+    loc: object = None
 
 
 def type_name(node: TypeNode) -> str:
@@ -737,7 +735,7 @@ class Offered:
 
     name: str
     where: str
-    loc: builtins.object = None  # as Diagnostic.loc
+    loc: object = None
 
 
 def check_offered_together(tools: list[Offered], within: str) -> list[Diagnostic]:

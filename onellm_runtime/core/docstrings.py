@@ -531,12 +531,6 @@ _BLANK_LINE = re.compile(r"\n *\n")
 _NOT_PROSE = frozenset("-*+#=:0123456789")
 
 
-def _python_class(cls: type[_T]) -> type[_T]:
-    """Unchanged: mypyc makes a class with a decorator it does not know a Python class (as a tuple's must be)."""
-    return cls
-
-
-@_python_class
 class _PlainDocstring(ParsedDocstring):
     """A parse laid out as ``_read_plain`` reads: paragraphs of prose (and headings such as
     ``Note:``), then perhaps a parameters or attributes heading with one-line entries
