@@ -28,6 +28,7 @@ __all__ = [
     "Source",
     "offered",
     "source_of",
+    "output_schema_of",
     "warn",
     "NotStrict",
 ]
@@ -100,14 +101,17 @@ class Source:
 
 def source_of(tool: ToolLike) -> Source:
     """A ``Tool`` (or a bound tool) or a manifest entry (``name``, ``description``, ``input_schema``...)."""
+    output = copy.deepcopy(output_schema_of(tool))
     if isinstance(tool, Mapping):
         return Source(
-            str(tool["name"]),
-            str(tool.get("description") or ""),
-            copy.deepcopy(dict(tool["input_schema"])),
-            copy.deepcopy(tool.get("output_schema")),
+            str(tool["name"]), str(tool.get("description") or ""), copy.deepcopy(dict(tool["input_schema"])), output
         )
-    return Source(tool.name, tool.description, copy.deepcopy(tool.input_schema), copy.deepcopy(tool.output_schema))
+    return Source(tool.name, tool.description, copy.deepcopy(tool.input_schema), output)
+
+
+def output_schema_of(tool: ToolLike) -> Schema | None:
+    """The tool's output schema as it holds it, not copied: to read, never to hand out."""
+    return tool.get("output_schema") if isinstance(tool, Mapping) else tool.output_schema
 
 
 def warn(message: str, stacklevel: int = 2) -> str:

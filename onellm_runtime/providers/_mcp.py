@@ -9,14 +9,13 @@ wrapped as ``{"result": ...}``, and the server must then send ``{"result": value
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from ..results import FilePart, ImagePart, JsonPart
 from ._adapter import Adapter, Reply
 from ._calls import mcp_calls
-from ._common import ToolDefinition, ToolLike, source_of
+from ._common import ToolDefinition, ToolLike, output_schema_of, source_of
 from ._downconvert import Schema
 from ._outputs import Item, b64, part_text
 
@@ -48,8 +47,8 @@ def mcp_output_schema(output_schema: Schema | None) -> Schema | None:
 def mcp_structured_content(tool: ToolLike, value: Any) -> Any:
     """The ``structuredContent`` for a result ``value`` (already in JSON form), wrapped as the
     tool's ``outputSchema`` says: ``{"result": value}`` when the output schema was wrapped."""
-    out = tool.get("output_schema") if isinstance(tool, Mapping) else tool.output_schema
-    if out is not None and not _is_object_root(out):  # only its root is read: no copy needed
+    out = output_schema_of(tool)
+    if out is not None and not _is_object_root(out):
         return {RESULT_KEY: value}
     return value
 

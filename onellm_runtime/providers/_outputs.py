@@ -118,10 +118,7 @@ def text_only(parts: list[Part]) -> str | None:
         part = parts[0]
         if type(part) is TextPart:
             return part.text
-        if type(part) is JsonPart:
-            value = part.value  # written as ``_json_text`` writes it, without the call
-            return str(value) if type(value) is int else _compact(value)
-        return None
+        return _json_text(part.value) if type(part) is JsonPart else None
     texts: list[str] = []
     for part in parts:
         if type(part) is TextPart:
